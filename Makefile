@@ -1,0 +1,128 @@
+# systrace: host-side Android system tracing.
+#
+#   make            build ./systrace
+#   make demo       install missing dependencies, build, trace the bundled
+#                   device simulator, write trace.html
+#   make check      install missing dependencies, build, run every test
+#   make asan       build and run every test under ASan + UBSan
+#   make fuzz       long libFuzzer runs of every parser (FUZZ_SECONDS each)
+#   make bench      benchmarks, results in BENCHMARKS.md
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Sources are picked up by wildcard: a new module is a new .c/.h pair in
+# src/, adb/ or agents/; a new unit test is tests/unit/test_NAME.c; a new
+# fuzz target is tests/fuzz/fuzz_NAME.c.
+
+CC ?= cc
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+PKG_CONFIG ?= pkg-config
+FUZZ_SECONDS ?= 300
+
+PKGS := zlib libcrypto
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lz -lcrypto)
+
+WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
+        -Wmissing-prototypes -Wvla -Werror
+OPT ?= -O2 -g
+SAN ?=
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Iadb -Iagents -I$(BUILD)
+CFLAGS += -std=c11 $(OPT) $(WARN) $(SAN) $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) -lpthread
+
+# The trace viewer is third-party and never committed: embed the copy from
+# Debian's golang-1.19-src when it is there at build time (compressed).
+VIEWER_DIR ?= /usr/share/go-1.19/src/cmd/trace/static
+VIEWER_HTML := $(wildcard $(VIEWER_DIR)/trace_viewer_full.html)
+VIEWER_JS := $(wildcard $(VIEWER_DIR)/webcomponents.min.js)
+
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c adb/*.c agents/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
+ASSETS := $(sort $(wildcard assets/*))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+SIM_SRC := $(wildcard tests/sim/*.c)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+
+.PHONY: all deps test-deps demo check test asan fuzz bench install clean \
+        checksrc sim unit
+
+BIN ?= systrace
+
+all: $(BIN)
+
+$(BIN): $(BUILD)/src/main.o $(BUILD)/libsystrace.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libsystrace.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard src/*.h adb/*.h agents/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# Host tool that turns assets into C arrays.
+$(BUILD)/embed: scripts/embed.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 $(WARN) -D_POSIX_C_SOURCE=200809L -o $@ $< -lz
+
+$(BUILD)/assets.c: $(BUILD)/embed $(ASSETS) $(VIEWER_HTML) $(VIEWER_JS)
+	$(BUILD)/embed $@ $(ASSETS) -- $(VIEWER_HTML) $(VIEWER_JS)
+
+$(BUILD)/assets.o: $(BUILD)/assets.c
+	$(CC) $(CPPFLAGS) -std=c11 -O0 -c -o $@ $<
+
+# The device simulator links the library for its codecs.
+sim: $(BUILD)/adbsim
+$(BUILD)/adbsim: $(SIM_SRC) $(wildcard tests/sim/*.h) $(BUILD)/libsystrace.a
+	@mkdir -p $(BUILD)
+	$(CC) $(CPPFLAGS) -Itests/sim $(CFLAGS) -o $@ $(SIM_SRC) $(BUILD)/libsystrace.a $(LDLIBS)
+
+unit: $(UNIT_BIN)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsystrace.a $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libsystrace.a $(LDLIBS) -lcmocka
+
+deps:
+	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --test
+
+demo: deps
+	$(MAKE) systrace sim
+	scripts/demo
+
+checksrc:
+	scripts/checksrc
+
+# Everything the tests need is built first; tests/run then runs unit tests,
+# end-to-end cases, browser checks and short fuzz runs.
+test: $(BIN) sim unit
+	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) tests/run
+
+check: test-deps
+	$(MAKE) test
+
+asan: test-deps
+	$(MAKE) BUILD=build-asan BIN=build-asan/systrace \
+	    OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
+
+fuzz: test-deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run long
+
+bench: deps
+	$(MAKE) systrace sim
+	scripts/bench
+
+install: systrace
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 systrace $(DESTDIR)$(PREFIX)/bin/systrace
+	install -m 0644 docs/systrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/systrace.1
+
+clean:
+	rm -rf build build-asan build-fuzz systrace

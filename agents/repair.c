@@ -1,0 +1,344 @@
+/*
+ * Line repairs, streamed; see repair.h for what and why.
+ *
+ * Lines are examined in place in the caller's chunk; unchanged lines are
+ * not copied but passed on as one run per chunk.  A line that straddles
+ * two chunks is carried in a small prefix buffer.  Output offsets for the
+ * circular-buffer cut come from the sink (tell) at line starts, when no
+ * escaping state is pending.
+ */
+#include "repair.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dynbuf.h"
+
+#define PENDING_MAX (1u << 20)
+
+static const char synth_header[] =
+    "# tracer: nop\n"
+    "#\n"
+    "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+    "#              | |        |      |   ||||       |         |\n";
+
+struct repair {
+    struct repair_opts o;
+    struct text_sink out;
+    unsigned char pfx[REPAIR_PREFIX_MAX];
+    size_t pfxlen;
+    int tail;               /* rest of an examined long line streams through */
+    int started;            /* first line seen */
+    struct dynbuf pending;  /* blank lines a TGID fix may swallow */
+    uint64_t emitted;
+    int have_h, have_m;
+    uint64_t h, m;
+    uint64_t fixed;
+    int cut;
+};
+
+struct repair *repair_new(const struct repair_opts *o, const struct text_sink *out)
+{
+    struct repair *r = calloc(1, sizeof(*r));
+    if (!r)
+        return NULL;
+    r->o = *o;
+    r->out = *out;
+    dynbuf_init(&r->pending, PENDING_MAX);
+    return r;
+}
+
+void repair_free(struct repair *r)
+{
+    if (!r)
+        return;
+    dynbuf_free(&r->pending);
+    free(r);
+}
+
+static enum st_err emit(struct repair *r, const void *p, size_t n)
+{
+    if (!n)
+        return ST_OK;
+    r->emitted += n;
+    return r->out.write(r->out.ctx, p, n);
+}
+
+static enum st_err flush_run(struct repair *r, const unsigned char **run,
+                             const unsigned char *upto)
+{
+    enum st_err e = ST_OK;
+    if (upto > *run)
+        e = emit(r, *run, (size_t)(upto - *run));
+    *run = upto;
+    return e;
+}
+
+static int is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* `^#+ CPU \d+ buffer started` */
+static int is_marker(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] == '#')
+        i++;
+    if (!i || n - i < 5 || memcmp(p + i, " CPU ", 5))
+        return 0;
+    i += 5;
+    size_t d = i;
+    while (i < n && is_digit(p[i]))
+        i++;
+    static const char tail[] = " buffer started";
+    return i > d && n - i >= sizeof(tail) - 1 && !memcmp(p + i, tail, sizeof(tail) - 1);
+}
+
+/* Record header end / last marker for an output line starting now. */
+static void mark_line_start(struct repair *r, unsigned char first,
+                            const unsigned char *p, size_t n)
+{
+    if (!r->have_h && first != '#') {
+        r->have_h = 1;
+        r->h = r->out.tell(r->out.ctx);
+    }
+    if (r->o.circular && first == '#' && r->emitted > 0 && is_marker(p, n)) {
+        r->have_m = 1;
+        r->m = r->out.tell(r->out.ctx);
+    }
+}
+
+static enum st_err flush_pending(struct repair *r)
+{
+    if (!r->pending.len)
+        return ST_OK;
+    mark_line_start(r, (unsigned char)r->pending.data[0], NULL, 0);
+    enum st_err e = emit(r, r->pending.data, r->pending.len);
+    dynbuf_reset(&r->pending);
+    return e;
+}
+
+struct tgid_match {
+    size_t name, tid_end, end;  /* name start, end of tid, match end */
+    uint32_t pid;
+};
+
+/* catapult: ^\s*(\S+)-(\d+)\s+(\(\S+\)) with tid > 0, name != <idle>,
+ * group 3 == (-----) and the tid known. */
+static int tgid_fix(const struct repair *r, const unsigned char *p, size_t n,
+                    int complete, struct tgid_match *t)
+{
+    size_t i = 0;
+    while (i < n && is_space(p[i]) && p[i] != '\n')
+        i++;
+    size_t tok = i;
+    while (i < n && !is_space(p[i]))
+        i++;
+    size_t tok_end = i, d = tok_end;
+    while (d > tok && is_digit(p[d - 1]))
+        d--;
+    if (d == tok_end || d < tok + 2 || p[d - 1] != '-' || tok_end - d > 10)
+        return 0;
+    size_t k = tok_end;
+    while (k < n && is_space(p[k]) && p[k] != '\n')
+        k++;
+    if (k == tok_end || k >= n || p[k] != '(')
+        return 0;
+    size_t g = k;
+    while (g < n && !is_space(p[g]))
+        g++;
+    if (g == n && !complete)
+        return 0;   /* the group may go on past what we looked at */
+    while (g > k + 2 && p[g - 1] != ')')
+        g--;
+    if (g != k + 7 || memcmp(p + k, "(-----)", 7))
+        return 0;
+    if (d - 1 - tok == 6 && !memcmp(p + tok, "<idle>", 6))
+        return 0;
+    uint64_t tid = 0;
+    for (size_t j = d; j < tok_end; j++)
+        tid = tid * 10 + (uint64_t)(p[j] - '0');
+    if (!tid || tid > UINT32_MAX)
+        return 0;
+    t->pid = tgid_map_get(r->o.tgids, (uint32_t)tid);
+    if (!t->pid)
+        return 0;
+    t->name = tok;
+    t->tid_end = tok_end;
+    t->end = g;
+    return 1;
+}
+
+static int blank_line(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_space(p[i]))
+            return 0;
+    return 1;
+}
+
+static enum st_err start_text(struct repair *r, const unsigned char *p, size_t n,
+                              const unsigned char **run)
+{
+    r->started = 1;
+    if (!r->o.add_header || (n && p[0] == '#'))
+        return ST_OK;
+    enum st_err e = flush_run(r, run, p);
+    return e ? e : emit(r, synth_header, sizeof(synth_header) - 1);
+}
+
+/* One line at p (n bytes examined; complete: ends with its LF or the text).
+ * Bytes [*run, p) are unchanged text not yet emitted. */
+static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
+                           int complete, const unsigned char **run)
+{
+    enum st_err e;
+    if (!r->started && (e = start_text(r, p, n, run)))
+        return e;
+    if (r->o.tgids) {
+        struct tgid_match t;
+        if (complete && blank_line(p, n)) {
+            if ((e = flush_run(r, run, p)))
+                return e;
+            if (dynbuf_add(&r->pending, p, n) && ((e = flush_pending(r)) ||
+                                                  (e = dynbuf_add(&r->pending, p, n))))
+                return e;
+            *run = p + n;
+            return ST_OK;
+        }
+        if (tgid_fix(r, p, n, complete, &t)) {
+            char pid[24];
+            int pl = snprintf(pid, sizeof(pid), " ( %u)", (unsigned)t.pid);
+            if ((e = flush_run(r, run, p)))
+                return e;
+            dynbuf_reset(&r->pending);
+            mark_line_start(r, p[t.name], p + t.name, n - t.name);
+            if ((e = emit(r, p + t.name, t.tid_end - t.name)) ||
+                (e = emit(r, pid, (size_t)pl)))
+                return e;
+            r->fixed++;
+            *run = p + t.end;
+            return ST_OK;
+        }
+        if (r->pending.len && ((e = flush_run(r, run, p)) || (e = flush_pending(r))))
+            return e;
+    }
+    int first_hash = n && p[0] == '#';
+    if ((!r->have_h && !first_hash) ||
+        (r->o.circular && first_hash && is_marker(p, n))) {
+        if ((e = flush_run(r, run, p)))
+            return e;
+        mark_line_start(r, n ? p[0] : '\n', p, n);
+    }
+    return ST_OK;
+}
+
+enum st_err repair_write(void *ctx, const void *p, size_t n)
+{
+    return repair_feed(ctx, p, n);
+}
+
+/* Carry the start of a line that continues in the next chunk. */
+static enum st_err feed_carried(struct repair *r, const unsigned char **pp, size_t *pn)
+{
+    const unsigned char *p = *pp;
+    size_t n = *pn;
+    const unsigned char *nl = memchr(p, '\n', n);
+    size_t want = nl ? (size_t)(nl - p) + 1 : n;
+    size_t room = REPAIR_PREFIX_MAX - r->pfxlen;
+    size_t take = want < room ? want : room;
+    memcpy(r->pfx + r->pfxlen, p, take);
+    r->pfxlen += take;
+    *pp = p + take;
+    *pn = n - take;
+    int complete = r->pfx[r->pfxlen - 1] == '\n';
+    if (!complete && r->pfxlen < REPAIR_PREFIX_MAX)
+        return ST_OK;
+    const unsigned char *run = r->pfx;
+    enum st_err e = do_line(r, r->pfx, r->pfxlen, complete, &run);
+    if (!e)
+        e = flush_run(r, &run, r->pfx + r->pfxlen);
+    r->tail = !complete;
+    r->pfxlen = 0;
+    return e;
+}
+
+enum st_err repair_feed(struct repair *r, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    enum st_err e;
+    while (n && (r->tail || r->pfxlen)) {
+        if (r->tail) {
+            const unsigned char *nl = memchr(p, '\n', n);
+            size_t k = nl ? (size_t)(nl - p) + 1 : n;
+            if ((e = emit(r, p, k)))
+                return e;
+            p += k;
+            n -= k;
+            r->tail = !nl;
+        } else if ((e = feed_carried(r, &p, &n))) {
+            return e;
+        }
+    }
+    const unsigned char *run = p, *end = p + n;
+    while (p < end) {
+        const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        if (len > REPAIR_PREFIX_MAX) {
+            if ((e = do_line(r, p, REPAIR_PREFIX_MAX, 0, &run)))
+                return e;
+            if (!nl) {
+                r->tail = 1;
+                break;
+            }
+        } else if (!nl) {
+            /* the rest is the start of a line: look at it when complete */
+            if ((e = flush_run(r, &run, p)))
+                return e;
+            memcpy(r->pfx, p, len);
+            r->pfxlen = len;
+            run = end;
+            break;
+        } else if ((e = do_line(r, p, len, 1, &run))) {
+            return e;
+        }
+        p += len;
+    }
+    return flush_run(r, &run, end > run ? end : run);
+}
+
+enum st_err repair_finish(struct repair *r)
+{
+    enum st_err e = ST_OK;
+    if (r->pfxlen) {
+        const unsigned char *run = r->pfx;
+        e = do_line(r, r->pfx, r->pfxlen, 1, &run);
+        if (!e)
+            e = flush_run(r, &run, r->pfx + r->pfxlen);
+        r->pfxlen = 0;
+    }
+    if (!e)
+        e = flush_pending(r);
+    if (!e && r->have_m && r->have_h && r->m != r->h) {
+        e = r->out.keep(r->out.ctx, r->h, r->m);
+        r->cut = !e;
+    }
+    return e;
+}
+
+uint64_t repair_lines_fixed(const struct repair *r)
+{
+    return r->fixed;
+}
+
+int repair_cut_applied(const struct repair *r)
+{
+    return r->cut;
+}

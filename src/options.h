@@ -1,0 +1,55 @@
+/*
+ * The command line, parsed into one struct.  Spelling and meaning follow
+ * catapult's systrace (catapult-systrace.md §1): -o -t -b -j -e -l -k -a,
+ * --target --timeout --collection-timeout --atrace-categories
+ * --ftrace-categories --no-compress --from-file, positional categories.
+ * Our additions are listed in --help and the man page.
+ */
+#ifndef SYSTRACE_OPTIONS_H
+#define SYSTRACE_OPTIONS_H
+
+#include <stddef.h>
+
+#define ST_DEFAULT_CATEGORIES                                               \
+    "am,binder_driver,camera,dalvik,freq,gfx,hal,idle,input,memory,"        \
+    "memreclaim,res,sched,sync,view,webview,wm,workq"
+
+enum st_target { TARGET_ANDROID, TARGET_LINUX };
+
+struct st_options {
+    const char *output;         /* -o; NULL: derived */
+    int time_s;                 /* -t; -1: not given */
+    int buf_kb;                 /* -b; -1: not given */
+    int json;                   /* -j */
+    const char *serial;         /* -e or $ANDROID_SERIAL */
+    enum st_target target;
+    int timeout_s;              /* --timeout; -1: none */
+    int collection_timeout_s;   /* --collection-timeout; -1: none */
+    int list_categories;        /* -l */
+    const char *kfuncs;         /* -k */
+    const char *apps;           /* -a */
+    int compress;               /* !--no-compress */
+    const char *from_file;
+    const char *viewer;         /* --viewer */
+    const char *ftrace_categories;
+    int quiet;                  /* -q: only errors */
+    int show_help, show_version;
+    /* categories: positional, or --atrace-categories / --ftrace-categories,
+     * each possibly a comma list; joined and split on ',' when used */
+    char **categories;
+    size_t ncategories;
+    char *catbuf;               /* owns the split strings */
+};
+
+/* Parse argv.  Returns 0, or 2 with a message in err (catapult's wording
+ * where it has one) for a bad command line. */
+int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t errlen);
+void options_free(struct st_options *o);
+
+/* Output path: -o, else (from-file) the input minus its extension, else
+ * "trace"; plus .html or .json.  Caller frees. */
+char *options_output_path(const struct st_options *o);
+
+void options_usage(void);
+
+#endif

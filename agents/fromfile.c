@@ -262,6 +262,14 @@ static enum st_err block_end(void *ctx)
 
 /* ---- dispatch ------------------------------------------------------- */
 
+static int blank_only(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
+            return 0;
+    return 1;
+}
+
 static enum st_err decide(struct ff *f, int at_eof)
 {
     const unsigned char *p = (const unsigned char *)dynbuf_str(&f->sniff);
@@ -295,6 +303,11 @@ static enum st_err decide(struct ff *f, int at_eof)
     case FF_BINARY:
     case FF_UNKNOWN:
     default:
+        if (blank_only(p, f->sniff.len)) {
+            snprintf(f->res->detail, sizeof(f->res->detail),
+                     "the file is empty apart from blank lines");
+            return ST_ENOTRACE;
+        }
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "unknown format: not atrace output (no TRACE: marker), ftrace text, "
                  "a systrace HTML page, JSON or a method trace");

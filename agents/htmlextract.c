@@ -16,6 +16,8 @@ struct htmlx {
     struct htmlx_cb cb;
     enum state st;
     size_t mb, ml;              /* matched prefix of pat_block / pat_legacy */
+    int line_blank;             /* only blanks so far on this line */
+    int mb_at_start, ml_at_start;   /* the match began a line */
     unsigned char carry[16];    /* undecided bytes after a '<' in a block */
     size_t carrylen;
     size_t spaces;              /* held back trailing blanks in a block */
@@ -29,6 +31,7 @@ struct htmlx *htmlx_new(const struct htmlx_cb *cb)
     if (!x)
         return NULL;
     x->cb = *cb;
+    x->line_blank = 1;
     dynbuf_init(&x->line, HTMLX_LINE_MAX);
     return x;
 }
@@ -204,19 +207,36 @@ static enum st_err in_legacy(struct htmlx *x, const unsigned char *p, size_t n,
 }
 
 /* Outside blocks: byte matcher for the two openings.  Neither pattern
- * repeats its first character, so a mismatch can restart at 0 or 1. */
+ * repeats its first character, so a mismatch can restart at 0 or 1.  The
+ * openings only count at the start of a line: the viewer's own code quotes
+ * both inside regular expressions. */
 static size_t outside(struct htmlx *x, const unsigned char *p, size_t n, enum st_err *e)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = p[i];
-        x->mb = c == (unsigned char)pat_block[x->mb] ? x->mb + 1 : c == pat_block[0];
-        x->ml = c == (unsigned char)pat_legacy[x->ml] ? x->ml + 1 : c == pat_legacy[0];
-        if (x->mb == sizeof(pat_block) - 1) {
+        if (c == (unsigned char)pat_block[x->mb]) {
+            if (!x->mb)
+                x->mb_at_start = x->line_blank;
+            x->mb++;
+        } else {
+            x->mb = c == pat_block[0];
+            x->mb_at_start = x->line_blank;
+        }
+        if (c == (unsigned char)pat_legacy[x->ml]) {
+            if (!x->ml)
+                x->ml_at_start = x->line_blank;
+            x->ml++;
+        } else {
+            x->ml = c == pat_legacy[0];
+            x->ml_at_start = x->line_blank;
+        }
+        x->line_blank = c == '\n' || ((c == ' ' || c == '\t') && x->line_blank);
+        if (x->mb == sizeof(pat_block) - 1 && x->mb_at_start) {
             x->st = TAG;
             *e = begin_block(x);
             return i + 1;
         }
-        if (x->ml == sizeof(pat_legacy) - 1) {
+        if (x->ml == sizeof(pat_legacy) - 1 && x->ml_at_start) {
             x->st = LEGACY_START;
             *e = begin_block(x);
             return i + 1;
@@ -246,6 +266,15 @@ static enum st_err step(struct htmlx *x, const unsigned char *p, size_t n, int f
             x->st = IN;
             break;
         case LEGACY_START:  /* the rest of the opening line is `\` */
+            if (*p != '\\') {     /* not the 2012 layout after all */
+                x->blocks--;
+                x->st = OUT;
+                x->ml = 0;
+                if ((e = x->cb.end(x->cb.ctx)))
+                    break;
+                used = 0;
+                break;
+            }
             q = memchr(p, '\n', n);
             used = q ? (size_t)(q - p) + 1 : n;
             if (q)

@@ -341,7 +341,7 @@ enum st_err decoder_finish(struct decoder *d)
         return ST_ENOTRACE;
     }
     if (d->mode == DECODE_ATRACE)
-        e = head_stage(d, NULL, 0, 1);
+        e = head_stage(d, (const unsigned char *)"", 0, 1);
     if (e)
         return e;
     if (d->compressed && !d->zend) {

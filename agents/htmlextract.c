@@ -236,7 +236,11 @@ static size_t outside(struct htmlx *x, const unsigned char *p, size_t n, enum st
             *e = begin_block(x);
             return i + 1;
         }
-        if (x->ml == sizeof(pat_legacy) - 1 && x->ml_at_start) {
+        if (x->mb == sizeof(pat_block) - 1)
+            x->mb = 0;      /* quoted mid-line: not an opening */
+        if (x->ml == sizeof(pat_legacy) - 1 && !x->ml_at_start)
+            x->ml = 0;
+        if (x->ml == sizeof(pat_legacy) - 1) {
             x->st = LEGACY_START;
             *e = begin_block(x);
             return i + 1;

@@ -239,7 +239,7 @@ enum st_err tw_begin(struct tracewriter *w, const char *name)
 
 enum st_err tw_end(struct tracewriter *w)
 {
-    enum st_err e = with_carry(w, NULL, 0, 1);
+    enum st_err e = with_carry(w, (const unsigned char *)"", 0, 1);
     w->in_part = 0;
     w->parts++;
     if (e)

@@ -1,0 +1,61 @@
+/* libFuzzer target: atrace dump decoder + line repairs on arbitrary bytes,
+ * split into two chunks at a data-chosen point. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "decode.h"
+#include "repair.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct mem {
+    uint64_t len;
+};
+
+static enum st_err w(void *ctx, const void *p, size_t n)
+{
+    (void)p;
+    ((struct mem *)ctx)->len += n;
+    return ST_OK;
+}
+
+static uint64_t tell(void *ctx)
+{
+    return ((struct mem *)ctx)->len;
+}
+
+static enum st_err keep(void *ctx, uint64_t a, uint64_t b)
+{
+    struct mem *m = ctx;
+    if (a > m->len || b > m->len)
+        __builtin_trap();
+    m->len = a + (m->len - b);
+    return ST_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    struct tgid_map *map = tgid_map_new();
+    static const char listing[] = "/proc/10/task/10 /proc/10/task/11 /proc/5/task/6";
+    tgid_map_parse(map, listing, sizeof(listing) - 1);
+    struct mem m = {0};
+    struct text_sink s = {w, tell, keep, &m};
+    struct repair_opts o = {data[0] & 1 ? map : NULL, 1, data[0] & 2};
+    struct repair *r = repair_new(&o, &s);
+    struct decoder *d = decoder_new(data[0] & 4 ? DECODE_TEXT : DECODE_ATRACE, repair_write, r);
+    size_t cut = size > 2 ? data[1] % (size - 2) : 0;
+    const uint8_t *p = data + 2;
+    size_t n = size - 2;
+    if (!decoder_feed(d, p, cut) && !decoder_feed(d, p + cut, n - cut)) {
+        enum st_err e = decoder_finish(d);
+        if (!e || e == ST_ETRUNCATED)
+            repair_finish(r);
+    }
+    decoder_free(d);
+    repair_free(r);
+    tgid_map_free(map);
+    return 0;
+}

@@ -16,7 +16,7 @@
 // Several files share one browser: the viewer parse dominates a check.
 import {chromium} from 'playwright-core';
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, openSync, readSync, closeSync, rmSync} from 'node:fs';
+import {mkdtempSync, openSync, readSync, closeSync, rmSync, existsSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {pathToFileURL, fileURLToPath} from 'node:url';
@@ -53,6 +53,7 @@ function parseArgs(argv) {
     }
   }
   if (!opts.files.length) die(USAGE);
+  for (const f of opts.files) if (!existsSync(f.path)) die(`${f.path}: no such file`);
   if (!(opts.timeoutMs > 0)) die('--timeout-ms wants a positive number');
   return opts;
 }
@@ -165,6 +166,12 @@ async function checkOne(browser, file, page, opts, shot) {
     const errors = new Set();   // uncaught page exceptions and console.error
     tab.on('pageerror', (e) => errors.add(String(e)));
     tab.on('console', (m) => { if (m.type() === 'error') errors.add(m.text()); });
+    // The page must work offline: record (and refuse) anything not local.
+    const external = new Set();
+    await context.route(/^(?!file:|data:|blob:|about:)/, (route) => {
+      external.add(route.request().url());
+      return route.abort();
+    });
     const start = Date.now();
     await tab.goto(pathToFileURL(path.resolve(page)).href,
                    {waitUntil: 'commit', timeout: opts.timeoutMs});
@@ -181,6 +188,7 @@ async function checkOne(browser, file, page, opts, shot) {
     const loadMs = Date.now() - start;
     const result = await tab.evaluate(summarize, NAME_CAP);
     result.pageErrors = [...errors].slice(0, 20);
+    result.externalRequests = [...external].slice(0, 20);
     result.loadMs = loadMs;
     result.file = file;
     if (shot) {

@@ -56,6 +56,11 @@ H
 T
 } >basic.txt
 python3 "$B/mkpage.py" basic.html basic.txt || fail "mkpage basic"
+# Perfetto sniffs the doctype in the first 128 bytes and finds blocks by their
+# literal opening tag: nothing before the data may contain that tag.
+assert_eq "first bytes" '<!DOCTYPE html>' "$(head -c 15 basic.html)"
+assert_eq "opening tags" 1 \
+    "$(grep -c '<script class="trace-data" type="application/text">' basic.html)"
 
 # Slice names that would end the script element or start a comment that
 # swallows the rest of the page, plus a literal backslash after '<'.
@@ -70,6 +75,8 @@ python3 "$B/mkpage.py" basic.html basic.txt || fail "mkpage basic"
              app-101   (  100) [000] ...1  200.000600: tracing_mark_write: E|100
              app-101   (  100) [000] ...1  200.000700: tracing_mark_write: B|100|<\\x<!-
              app-101   (  100) [000] ...1  200.000800: tracing_mark_write: E|100
+             app-101   (  100) [000] ...1  200.000810: tracing_mark_write: B|100|a</SCRIPT>b
+             app-101   (  100) [000] ...1  200.000820: tracing_mark_write: E|100
 T
 } >evil.txt
 # A second block after the evil one must still be found.
@@ -79,10 +86,11 @@ T
     echo '             app-101   (  100) [000] ...1  200.001000: tracing_mark_write: E|100'
 } >after.txt
 python3 "$B/mkpage.py" evil.html evil.txt after.txt || fail "mkpage evil"
-grep -qF '<\/script>' evil.html || fail "mkpage did not escape"
+grep -qF '<\/script>' evil.html && grep -qF 'a<\/SCRIPT>b' evil.html ||
+    fail "mkpage did not escape"
 MKPAGE_NO_ESCAPE=1 python3 "$B/mkpage.py" raw.html evil.txt after.txt || fail "mkpage raw"
 # JS sort order (UTF-16 code units): '!' < '/' < '\' < letters.
-evil_names='<!--<script>,</script>,<\/SCRIPT x,<\\x<!-,after'
+evil_names='<!--<script>,</script>,<\/SCRIPT x,<\\x<!-,a</SCRIPT>b,after'
 
 # Process dump first (Perfetto only reads process dumps before the first
 # ftrace block); the viewer renames process 100 and its "<...>" thread 102.
@@ -124,12 +132,17 @@ grep -q '}  </script>' synced.html || fail "JSON part should end on the closing 
 
 python3 "$B/mkpage.py" empty.html || fail "mkpage empty"
 
+# A page whose viewer is missing says so instead of staying blank.
+mkdir noviewer && : >noviewer/webcomponents.min.js && : >noviewer/trace_viewer_full.html
+VIEWER_DIR=noviewer python3 "$B/mkpage.py" noviewer.html basic.txt || fail "mkpage noviewer"
+
 node "$B/check.mjs" --timeout-ms 60000 \
     basic.html --expect ok=true error=null 'title=Android System Trace' \
         'viewTitle=Android System Trace' processes=1 threads=2 slices=4 cpus=2 \
         cpuSlices=2 counters=1 asyncSlices=1 threadNames=app,main \
         sliceNames=inner,inner2,onCreate,outer importWarningCount=0 pageErrors= \
-    evil.html --expect ok=true slices=5 "sliceNames=$evil_names" \
+        externalRequests= \
+    evil.html --expect ok=true slices=6 "sliceNames=$evil_names" \
     twoblocks.html --expect ok=true processes=1 processNames=com.example.app \
         'threadNames=UI thread,Worker-2' sliceNames=bindApplication,work \
     importerror.html --expect ok=false \
@@ -137,6 +150,7 @@ node "$B/check.mjs" --timeout-ms 60000 \
         'title=Android System Trace' \
     synced.html --expect ok=true slices=4 cpus=2 counters=1 asyncSlices=1 \
     empty.html --expect ok=true processes=0 slices=0 \
+    noviewer.html --expect ok=false 'error=trace viewer missing' \
     >results.json || { cat results.json; fail "browser check of the assets"; }
 cat results.json
 

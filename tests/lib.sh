@@ -45,3 +45,14 @@ run_st() {
 trace_block() {
     python3 "$TOP/tests/tools/htmlblocks.py" "$1" "$2"
 }
+
+# Headless Chromium checks (tests/browser/check.mjs) need these.
+need_browser() {
+    [ -d "$TOP/tests/browser/node_modules/playwright-core" ] ||
+        skip "playwright-core absent (scripts/install-deps --test)"
+    [ -x /usr/bin/chromium ] || skip "chromium absent"
+}
+browser_check() {   # file --expect ... [file --expect ...]
+    node "$TOP/tests/browser/check.mjs" --timeout-ms 90000 "$@" >browser.json ||
+        { cat browser.json; fail "browser check: $*"; }
+}

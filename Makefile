@@ -117,7 +117,7 @@ fuzz: test-deps
 
 bench: deps
 	$(MAKE) systrace sim
-	scripts/bench
+	python3 scripts/bench/run.py
 
 install: systrace
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

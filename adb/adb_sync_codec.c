@@ -95,6 +95,7 @@ static enum st_err record_done(struct adb_sync_dec *d, struct adb_sync_ev *ev)
     d->have = 0;
     d->need = 8;
     d->text_len = 0;
+    d->text[0] = '\0';
     if (d->id == ID_FAIL) {
         if (v > ADB_SYNC_DATA_MAX)
             return ST_EPROTO;

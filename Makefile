@@ -76,7 +76,7 @@ $(BUILD)/assets.o: $(BUILD)/assets.c
 	$(CC) $(CPPFLAGS) -std=c11 -O0 -c -o $@ $<
 
 # The device simulator links the library for its codecs.
-sim: $(BUILD)/adbsim
+sim: $(if $(SIM_SRC),$(BUILD)/adbsim)
 $(BUILD)/adbsim: $(SIM_SRC) $(wildcard tests/sim/*.h) $(BUILD)/libsystrace.a
 	@mkdir -p $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/sim $(CFLAGS) -o $@ $(SIM_SRC) $(BUILD)/libsystrace.a $(LDLIBS)

@@ -47,7 +47,7 @@ SIM_SRC := $(wildcard tests/sim/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all deps test-deps demo check test asan fuzz bench install clean \
-        checksrc sim unit
+        checksrc sim unit tools
 
 BIN ?= systrace
 
@@ -81,6 +81,14 @@ $(BUILD)/adbsim: $(SIM_SRC) $(wildcard tests/sim/*.h) $(BUILD)/libsystrace.a
 	@mkdir -p $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/sim $(CFLAGS) -o $@ $(SIM_SRC) $(BUILD)/libsystrace.a $(LDLIBS)
 
+# Test drivers (tests/tools/NAME.c -> $(BUILD)/tools/NAME), used by e2e cases.
+TOOL_SRC := $(wildcard tests/tools/*.c)
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+tools: $(TOOL_BIN)
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libsystrace.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libsystrace.a $(LDLIBS)
+
 unit: $(UNIT_BIN)
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsystrace.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
@@ -101,7 +109,7 @@ checksrc:
 
 # Everything the tests need is built first; tests/run then runs unit tests,
 # end-to-end cases, browser checks and short fuzz runs.
-test: $(BIN) sim unit
+test: $(BIN) sim unit tools
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) tests/run
 
 check: test-deps

@@ -28,7 +28,7 @@ WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Werror
 OPT ?= -O2 -g
 SAN ?=
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Iadb -Iagents -I$(BUILD)
+CPPFLAGS += -D_GNU_SOURCE -Isrc -Iadb -Iagents -I$(BUILD)
 CFLAGS += -std=c11 $(OPT) $(WARN) $(SAN) $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lpthread
 

@@ -44,7 +44,7 @@ struct ff {
     int bdecided, bverbatim;
 };
 
-static const struct repair_opts file_repair = {NULL, 1, 1};
+static const struct repair_opts file_repair = {.circular = 1, .add_header = 1};
 
 static int starts(const unsigned char *p, size_t n, const char *s)
 {

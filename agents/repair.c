@@ -36,6 +36,8 @@ struct repair {
     uint64_t h, m;
     uint64_t fixed;
     int cut;
+    size_t watch_len;
+    int watch_seen;
 };
 
 struct repair *repair_new(const struct repair_opts *o, const struct text_sink *out)
@@ -45,6 +47,7 @@ struct repair *repair_new(const struct repair_opts *o, const struct text_sink *o
         return NULL;
     r->o = *o;
     r->out = *out;
+    r->watch_len = o->watch ? strlen(o->watch) : 0;
     dynbuf_init(&r->pending, PENDING_MAX);
     return r;
 }
@@ -202,6 +205,8 @@ static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
     enum st_err e;
     if (!r->started && (e = start_text(r, p, n, run)))
         return e;
+    if (r->watch_len && !r->watch_seen && memmem(p, n, r->o.watch, r->watch_len))
+        r->watch_seen = 1;
     if (r->o.tgids) {
         struct tgid_match t;
         if (complete && blank_line(p, n)) {
@@ -336,6 +341,11 @@ enum st_err repair_finish(struct repair *r)
 uint64_t repair_lines_fixed(const struct repair *r)
 {
     return r->fixed;
+}
+
+int repair_watch_seen(const struct repair *r)
+{
+    return r->watch_seen;
 }
 
 int repair_cut_applied(const struct repair *r)

@@ -1,12 +1,146 @@
-/* Live capture: placeholder until the adb client lands. */
+/*
+ * Live capture from an Android device through the adb server, and -l.
+ * Everything that can fail before tracing starts is checked first (server,
+ * device, viewer, output path), so a bad command line never leaves a device
+ * tracing or wastes a capture.  Exit codes: cli.h; 130 after Ctrl-C during
+ * collection, 143 after SIGTERM.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "adb.h"
 #include "cli.h"
 #include "commands.h"
+#include "controller.h"
+#include "probe.h"
+#include "signals.h"
+#include "tracewriter.h"
+#include "ui.h"
+
+#define TESTED_SERVER_VERSION 41
+
+struct live {
+    const struct st_options *o;
+    struct capture c;
+    struct ui u;
+    struct adb_client *client;
+    struct adb_device *dev;
+    struct viewer v;
+    struct tracewriter *w;
+    char *out, *raw;
+    int sigfd;
+};
+
+static int fail_msg(const char *who, const char *what)
+{
+    fprintf(stderr, "systrace: %s: %s\n", who, what);
+    return EXIT_ERROR;
+}
+
+static int connect_device(struct live *l)
+{
+    const struct st_options *o = l->o;
+    l->client = adb_client_new();
+    if (!l->client)
+        return fail_msg("adb", "out of memory");
+    if (adb_client_use_env(l->client))
+        return fail_msg("adb", adb_client_error(l->client));
+    adb_client_set_timeout(l->client, o->timeout_s > 0 ? o->timeout_s * 1000
+                                                       : ADB_DEFAULT_TIMEOUT_MS);
+    adb_client_set_cancel_fd(l->client, l->sigfd);
+    unsigned version = 0;
+    if (adb_server_version(l->client, &version))
+        return fail_msg("adb server", adb_client_error(l->client));
+    if (version != TESTED_SERVER_VERSION)
+        l->c.ui.warn(l->c.ui.ctx, "adb server version %u differs from %u, the version "
+                                  "systrace is tested with; continuing (systrace never "
+                                  "restarts a server)", version, TESTED_SERVER_VERSION);
+    if (adb_device_open(l->client, o->serial, &l->dev))
+        return fail_msg("adb", adb_client_error(l->client));
+    l->c.dev = l->dev;
+    l->c.serial = adb_device_info(l->dev)->serial;
+    if (device_probe(&l->c))
+        return fail_msg(l->c.serial, dynbuf_str(&l->c.err));
+    return EXIT_OK;
+}
+
+/* trace.html -> trace.atrace: where a failed collection keeps raw bytes */
+static char *raw_path_for(const char *out)
+{
+    size_t n = strlen(out);
+    const char *slash = strrchr(out, '/');
+    const char *dot = strrchr(out, '.');
+    if (dot && (!slash || dot > slash + 1))
+        n = (size_t)(dot - out);
+    char *p = malloc(n + 8);
+    if (p)
+        snprintf(p, n + 8, "%.*s.atrace", (int)n, out);
+    return p;
+}
+
+static int prepare_output(struct live *l)
+{
+    const struct st_options *o = l->o;
+    l->out = options_output_path(o);
+    l->raw = l->out ? raw_path_for(l->out) : NULL;
+    if (!l->out || !l->raw)
+        return fail_msg("systrace", "out of memory");
+    if (!o->json && open_viewer(o, &l->v))
+        return EXIT_ERROR;
+    enum st_err e = tw_open(l->out, o->json ? TW_JSON : TW_HTML, &l->v, &l->w);
+    if (e) {
+        char msg[512];
+        snprintf(msg, sizeof(msg), "cannot write: %s", l->w ? tw_errtext(l->w) : st_strerror(e));
+        return fail_msg(l->out, msg);
+    }
+    l->c.raw_path = l->raw;
+    return EXIT_OK;
+}
+
+static int capture(struct live *l)
+{
+    enum st_err e = controller_run(&l->c, &l->u, l->w, l->sigfd);
+    if (e) {
+        fprintf(stderr, "systrace: %s: %s\n", l->c.serial, dynbuf_str(&l->c.err));
+        return sig_terminated() ? 143 : e == ST_EINTR ? 130 : EXIT_ERROR;
+    }
+    if (!l->o->quiet)
+        printf("Outputting Systrace results...\n");
+    if (tw_commit(l->w)) {
+        char msg[512];
+        snprintf(msg, sizeof(msg), "cannot write: %s", tw_errtext(l->w));
+        return fail_msg(l->out, msg);
+    }
+    report_written(l->o, l->out);
+    return EXIT_OK;
+}
 
 int cmd_live(const struct st_options *o)
 {
-    (void)o;
-    fprintf(stderr, "systrace: live capture is not available yet; use --from-file\n");
-    return EXIT_ERROR;
+    if (o->target == TARGET_LINUX)
+        return fail_msg("--target=linux", "host tracing is not available in this build yet");
+    struct live l;
+    memset(&l, 0, sizeof(l));
+    l.o = o;
+    l.c.opt = o;
+    dynbuf_init(&l.c.err, 8192);
+    ui_init(&l.u, o->quiet, &l.c.ui);
+    l.sigfd = sig_install();
+    int rc = connect_device(&l);
+    if (rc == EXIT_OK && o->list_categories) {
+        if (device_list_categories(&l.c))
+            rc = fail_msg(l.c.serial, dynbuf_str(&l.c.err));
+    } else if (rc == EXIT_OK && (rc = prepare_output(&l)) == EXIT_OK) {
+        rc = capture(&l);
+    }
+    tw_free(l.w);
+    viewer_free(&l.v);
+    adb_device_free(l.dev);
+    adb_client_free(l.client);
+    free(l.out);
+    free(l.raw);
+    dynbuf_free(&l.c.err);
+    sig_restore();
+    return rc;
 }

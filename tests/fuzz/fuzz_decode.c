@@ -43,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tgid_map_parse(map, listing, sizeof(listing) - 1);
     struct mem m = {0};
     struct text_sink s = {w, tell, keep, &m};
-    struct repair_opts o = {data[0] & 1 ? map : NULL, 1, data[0] & 2};
+    struct repair_opts o = {.tgids = data[0] & 1 ? map : NULL, .circular = 1,
+                            .add_header = data[0] & 2, .watch = "clock_sync"};
     struct repair *r = repair_new(&o, &s);
     struct decoder *d = decoder_new(data[0] & 4 ? DECODE_TEXT : DECODE_ATRACE, repair_write, r);
     size_t cut = size > 2 ? data[1] % (size - 2) : 0;

@@ -59,7 +59,7 @@ static void tgid_corpus(void **st)
     size_t in_n, want_n;
     char *in = tu_read(tu_corpus("atrace/systrace_test_data/atrace_missing_tgids"), &in_n);
     char *want = tu_read(tu_corpus("atrace/systrace_test_data/atrace_fixed_tgids"), &want_n);
-    struct repair_opts o = {m, 0, 0};
+    struct repair_opts o = {.tgids = m};
     static const size_t chunks[] = {1, 7, 100, 1 << 20};
     for (size_t i = 0; i < 4; i++) {
         size_t n;
@@ -83,7 +83,7 @@ static void tgid_rules(void **st)
     assert_int_equal(tgid_map_get(m, 101), 100);
     assert_int_equal(tgid_map_get(m, 8), 7);      /* regex only anchors the start */
     assert_int_equal(tgid_map_get(m, 9), 0);      /* only line 0 counts */
-    struct repair_opts o = {m, 0, 0};
+    struct repair_opts o = {.tgids = m};
     expect(&o,
            "# tracer\n"
            "   Binder-101  (-----) [001] ...1 5.0: x\n"     /* fixed, indent lost */
@@ -109,7 +109,7 @@ static void tgid_rules(void **st)
     tgid_map_free(m);
 }
 
-static const struct repair_opts circ = {NULL, 1, 0};
+static const struct repair_opts circ = {.circular = 1};
 
 static void circular_cut(void **st)
 {
@@ -163,7 +163,7 @@ static void circular_empty_line_ends_header(void **st)
 static void header_added_to_bare_events(void **st)
 {
     (void)st;
-    struct repair_opts o = {NULL, 1, 1};
+    struct repair_opts o = {.circular = 1, .add_header = 1};
     size_t n;
     const char *in = "  app-42 ( 42) [000] 1.0: tracing_mark_write: B|42|work\n";
     char *out = repair_all(&o, in, strlen(in), 3, &n);
@@ -184,7 +184,7 @@ static void long_lines(void **st)
     memcpy(in, "# tracer\n", 9);
     memset(in + 9, 'x', big);
     memcpy(in + 9 + big, "\n# CPU 1 buffer started\nz\n", 27);
-    struct repair_opts o = {NULL, 1, 0};
+    struct repair_opts o = {.circular = 1};
     size_t n;
     char *out = repair_all(&o, in, strlen(in), 1000, &n);
     assert_string_equal(out, "# tracer\n# CPU 1 buffer started\nz\n");

@@ -1,0 +1,37 @@
+/*
+ * Tracing agents: each trace source exports one `const struct agent_ops`
+ * with catapult's agent lifecycle (catapult-systrace.md §2): create from
+ * the capture settings, start, optional clock sync, stop, collect (write
+ * its parts into the result), and cleanup — the best-effort "leave the
+ * device as it was" run after an error or interrupt.  The registry
+ * (agents/registry.c) lists them in output order; adding an agent touches
+ * its own file and the registry only.
+ */
+#ifndef SYSTRACE_AGENT_H
+#define SYSTRACE_AGENT_H
+
+#include "capture.h"
+#include "error.h"
+#include "tracewriter.h"
+
+struct agent_ops {
+    const char *name;
+    /* ST_OK with *state == NULL: the agent does not apply to this run. */
+    enum st_err (*create)(struct capture *c, void **state);
+    enum st_err (*start)(void *state);
+    enum st_err (*clock_sync)(void *state);     /* may be NULL */
+    enum st_err (*stop)(void *state);
+    enum st_err (*collect)(void *state, struct tracewriter *w);
+    void (*cleanup)(void *state);               /* may be NULL */
+    void (*destroy)(void *state);
+};
+
+/* NULL-terminated, in output order: process dump, atrace, ftrace,
+ * clock-sync controller part. */
+extern const struct agent_ops *const st_agents[];
+
+extern const struct agent_ops procdump_agent;
+extern const struct agent_ops atrace_agent;
+extern const struct agent_ops controller_agent;
+
+#endif

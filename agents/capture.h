@@ -1,0 +1,53 @@
+/*
+ * State shared by the agents of one capture: the settings, the device,
+ * what was learnt about it, the clock sync, and the hooks through which
+ * agents talk to the user (the CLI owns all printing; agents only call
+ * these).  Failure details go into `err` as one line without the
+ * "systrace:" prefix.
+ */
+#ifndef SYSTRACE_CAPTURE_H
+#define SYSTRACE_CAPTURE_H
+
+#include <stdint.h>
+
+#include "dynbuf.h"
+#include "options.h"
+
+struct adb_device;
+
+struct capture_ui {
+    /* an informational line (catapult's wording where it has one) */
+    void (*note)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    /* a warning line */
+    void (*warn)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    /* bytes of trace received so far (collection progress) */
+    void (*progress)(void *ctx, uint64_t bytes);
+    void *ctx;
+};
+
+struct capture {
+    const struct st_options *opt;
+    struct capture_ui ui;
+    const char *serial;         /* for messages */
+    struct adb_device *dev;     /* android target */
+    int sdk;
+    int root;                   /* adbd runs as root */
+    char tracing_dir[64];       /* /sys/kernel/tracing or .../debug/tracing */
+    /* clock sync: id written into trace_marker, host times (µs, CLOCK_MONOTONIC) */
+    char sync_id[40];
+    int sync_written;
+    int sync_seen;              /* the marker line came back in the trace */
+    double sync_issue_us, sync_done_us;
+    char **argv;                /* the command line, for the controller part */
+    int argc;
+    const char *raw_path;       /* where a raw dump is kept if collection fails */
+    struct dynbuf err;
+};
+
+/* Microseconds of CLOCK_MONOTONIC, as catapult's trace_time. */
+double capture_now_us(void);
+
+/* A new random UUID4 string (36 chars + NUL). */
+void capture_uuid(char out[40]);
+
+#endif

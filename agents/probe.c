@@ -1,0 +1,80 @@
+/* Device probe and category listing; see probe.h. */
+#include "probe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "atrace_cmd.h"
+#include "devcmd.h"
+
+static const char probe_script[] =
+    "getprop ro.build.version.sdk; "
+    "test -e /sys/kernel/tracing/trace_marker && echo /sys/kernel/tracing || "
+    "echo /sys/kernel/debug/tracing; id";
+
+/* Line i (0-based) of s, copied into out. */
+static void line_at(const char *s, int i, char *out, size_t n)
+{
+    while (i-- > 0 && s) {
+        s = strchr(s, '\n');
+        if (s)
+            s++;
+    }
+    if (!s) {
+        out[0] = '\0';
+        return;
+    }
+    size_t l = strcspn(s, "\r\n");
+    snprintf(out, n, "%.*s", (int)l, s);
+}
+
+enum st_err device_probe(struct capture *c)
+{
+    struct adb_result r;
+    enum st_err e = dev_script(c, probe_script, 65536, &r);
+    if (e)
+        return e;
+    char sdk[64], dir[64], id[256];
+    line_at(r.out, 0, sdk, sizeof(sdk));
+    line_at(r.out, 1, dir, sizeof(dir));
+    line_at(r.out, 2, id, sizeof(id));
+    adb_result_free(&r);
+    c->sdk = atrace_parse_sdk(sdk, strlen(sdk));
+    if (c->sdk < 0) {
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "Failed to get device sdk version (getprop said \"%s\")", sdk);
+        return ST_EDEVICE;
+    }
+    snprintf(c->tracing_dir, sizeof(c->tracing_dir), "%s",
+             !strcmp(dir, "/sys/kernel/tracing") ? dir : "/sys/kernel/debug/tracing");
+    c->root = !strncmp(id, "uid=0(root)", 11);
+    return ST_OK;
+}
+
+enum st_err device_list_categories(struct capture *c)
+{
+    static const char *const argv[] = {"atrace", "--list_categories", NULL};
+    struct adb_result r;
+    enum st_err e = dev_run(c, argv, 1u << 20, &r);
+    if (e)
+        return e;
+    const char *p = r.out, *end = r.out + r.out_len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        while (l && p[l - 1] == '\r')
+            l--;
+        const char *s = p;
+        while (s < p + l && *s == ' ')
+            s++;
+        int rs = c->sdk < 23 && (size_t)(p + l - s) >= 2 && !strncmp(s, "rs", 2) &&
+                 (s + 2 == p + l || s[2] == ' ' || s[2] == '-');
+        if (l && !rs)
+            c->ui.note(c->ui.ctx, "%.*s", (int)l, p);
+        p = nl ? nl + 1 : end;
+    }
+    if (!c->root)
+        c->ui.note(c->ui.ctx, "\nNOTE: more categories may be available with adb root\n");
+    adb_result_free(&r);
+    return ST_OK;
+}

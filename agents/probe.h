@@ -1,0 +1,15 @@
+/* One round trip that learns what the agents need to know about the
+ * device: SDK level, where tracefs is, whether adbd runs as root. */
+#ifndef SYSTRACE_PROBE_H
+#define SYSTRACE_PROBE_H
+
+#include "capture.h"
+#include "error.h"
+
+enum st_err device_probe(struct capture *c);
+
+/* `systrace -l`: the device's categories, printed as atrace lists them
+ * (rs dropped below SDK 23), then the root note; through c->ui.note. */
+enum st_err device_list_categories(struct capture *c);
+
+#endif

@@ -1,0 +1,169 @@
+/* Agent lifecycle; see controller.h. */
+#include "controller.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "signals.h"
+
+#define MAX_AGENTS 8
+
+struct run {
+    const struct agent_ops *ops[MAX_AGENTS];
+    void *st[MAX_AGENTS];
+    int n;
+    int started;            /* agents [0, started) were started */
+};
+
+static void cleanup(struct run *r)
+{
+    sig_drain();            /* let the cleanup commands reach the device */
+    for (int i = r->started - 1; i >= 0; i--)
+        if (r->ops[i]->cleanup)
+            r->ops[i]->cleanup(r->st[i]);
+}
+
+static void destroy(struct run *r)
+{
+    for (int i = 0; i < r->n; i++)
+        r->ops[i]->destroy(r->st[i]);
+}
+
+/* 1: stop tracing now; 0: keep waiting; -1: SIGTERM. */
+static int check_signals(struct capture *c)
+{
+    if (sig_terminated())
+        return -1;
+    if (sig_interrupts()) {
+        sig_drain();
+        c->ui.note(c->ui.ctx, "Interrupted: stopping the trace early and collecting it "
+                              "(press Ctrl-C again to abort)");
+        return 1;
+    }
+    sig_drain();
+    return 0;
+}
+
+/* Wait -t seconds, or for Enter; Enter also ends a timed wait on a TTY. */
+static enum st_err wait_trace(struct capture *c, struct ui *u, int sigfd)
+{
+    int t = c->opt->time_s;
+    int use_stdin = t <= 0 || isatty(STDIN_FILENO);
+    double end = capture_now_us() + (t > 0 ? t * 1e6 : 0);
+    if (t > 0)
+        c->ui.note(c->ui.ctx, "Starting tracing (%d seconds)", t);
+    else
+        c->ui.note(c->ui.ctx, "Starting tracing (stop with enter)");
+    for (;;) {
+        double left = end - capture_now_us();
+        if (t > 0 && left <= 0)
+            break;
+        ui_countdown(u, t > 0 ? (int)(left / 1e6 + 0.999) : -1);
+        struct pollfd p[2] = {{sigfd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+        int ms = t > 0 ? (left < 1e6 ? (int)(left / 1e3) + 1 : 1000) : 1000;
+        int k = poll(p, use_stdin ? 2 : 1, ms);
+        if (k < 0)
+            continue;   /* EINTR: the pipe says why */
+        if (p[0].revents) {
+            int s = check_signals(c);
+            if (s < 0)
+                return ST_EINTR;
+            if (s > 0)
+                break;
+        }
+        if (use_stdin && p[1].revents) {
+            char buf[256];
+            ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+            if (n <= 0 || memchr(buf, '\n', (size_t)n))
+                break;
+        }
+    }
+    ui_endline(u);
+    return ST_OK;
+}
+
+static enum st_err run_phase(struct run *r, struct capture *c, int phase,
+                             struct tracewriter *w)
+{
+    for (int i = 0; i < r->n; i++) {
+        const struct agent_ops *a = r->ops[i];
+        enum st_err e = ST_OK;
+        if (phase == 0) {
+            e = a->start(r->st[i]);
+            r->started = i + 1;
+        } else if (phase == 1 && a->clock_sync) {
+            e = a->clock_sync(r->st[i]);
+            if (e) {    /* a missed sync only costs alignment */
+                c->ui.warn(c->ui.ctx, "clock sync failed: %s", dynbuf_str(&c->err));
+                e = ST_OK;
+            }
+        } else if (phase == 2) {
+            e = a->stop(r->st[i]);
+        } else if (phase == 3) {
+            e = a->collect(r->st[i], w);
+        }
+        if (e)
+            return e;
+    }
+    return ST_OK;
+}
+
+static enum st_err create_all(struct run *r, struct capture *c)
+{
+    for (int i = 0; st_agents[i] && r->n < MAX_AGENTS; i++) {
+        void *st = NULL;
+        enum st_err e = st_agents[i]->create(c, &st);
+        if (st) {
+            r->ops[r->n] = st_agents[i];
+            r->st[r->n++] = st;
+        }
+        if (e)
+            return e;
+    }
+    return ST_OK;
+}
+
+static enum st_err interrupted(struct capture *c, enum st_err e)
+{
+    if (sig_alarmed()) {
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "collecting the trace took longer than "
+                               "--collection-timeout=%d s", c->opt->collection_timeout_s);
+        return ST_ETIMEOUT;
+    }
+    if (e == ST_EINTR && !c->err.len)
+        dynbuf_addstr(&c->err, sig_terminated() ? "terminated" : "interrupted");
+    return e;
+}
+
+enum st_err controller_run(struct capture *c, struct ui *u, struct tracewriter *w, int sigfd)
+{
+    struct run r = {0};
+    enum st_err e = create_all(&r, c);
+    if (!e)
+        e = run_phase(&r, c, 0, w);
+    if (!e && (e = wait_trace(c, u, sigfd)) == ST_EINTR)
+        dynbuf_addstr(&c->err, "terminated while tracing; tracing stopped, nothing written");
+    if (!e) {
+        c->ui.note(c->ui.ctx, "Tracing completed. Collecting output...");
+        e = run_phase(&r, c, 1, w);
+    }
+    if (!e)
+        e = run_phase(&r, c, 2, w);
+    if (!e) {
+        sig_deadline(c->opt->collection_timeout_s);
+        ui_collect_start(u);
+        e = run_phase(&r, c, 3, w);
+        sig_deadline(0);
+        ui_collect_done(u);
+    }
+    if (e) {
+        e = interrupted(c, e);
+        cleanup(&r);
+    }
+    destroy(&r);
+    return e;
+}

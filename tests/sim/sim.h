@@ -42,6 +42,7 @@ struct sim_opts {
     uint32_t seed;
     const char *trace_file;
     const char *method_trace;
+    const char *exec;           /* run one command locally, no network */
 };
 
 /* Anything output can go to: a stream, a file, a special file, nothing.

@@ -127,6 +127,9 @@ static int cmd_id(struct sh_cmd *c)
         "1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),"
         "1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),"
         "3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs)";
+    if (c->argc > 1 && !strcmp(c->argv[1], "-u"))
+        return sink_puts(c->out, c->sh->dev->opt.no_root ? "2000\n" : "0\n")
+                   ? 1 : 0;
     if (c->sh->dev->opt.no_root)
         return sink_printf(c->out, "uid=2000(shell) gid=2000(shell) "
                            "groups=2000(shell),%s context=u:r:shell:s0\n",

@@ -7,6 +7,7 @@
 #include "sim.h"
 #include "sim_atrace.h"
 #include "sim_fs.h"
+#include "sim_shell.h"
 #include "sim_wire.h"
 
 #include <arpa/inet.h>
@@ -52,11 +53,13 @@ static const char usage[] =
     "  --hang-on TEXT        never answer a command containing TEXT\n"
     "  --size-mb N           make trace dumps about N MB of text\n"
     "  --event-rate N        generated events per traced second (20000)\n"
-    "  --zlevel N            zlib level for atrace -z (default 1)\n"
+    "  --zlevel N            zlib level for atrace -z (default 6)\n"
     "  --seed N              seed of the event generator\n"
     "  --overflow            emit circular-buffer overrun markers\n"
     "  --trace-file F        serve the ftrace text in F instead\n"
-    "  --method-trace F      am profile writes a copy of F\n";
+    "  --method-trace F      am profile writes a copy of F\n"
+    "  --exec CMD            run CMD in the device shell, print its output\n"
+    "                        and exit with its status (no network)\n";
 
 static int opt_u64(const char *name, const char *v, uint64_t *out)
 {
@@ -72,7 +75,7 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
     memset(o, 0, sizeof(*o));
     o->sdk = 33;
     o->event_rate = 20000;
-    o->zlevel = 1;
+    o->zlevel = 6;
     o->seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -95,6 +98,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             o->trace_file = v;
         } else if (!strcmp(a, "--method-trace")) {
             o->method_trace = v;
+        } else if (!strcmp(a, "--exec")) {
+            o->exec = v;
         } else if (!strcmp(a, "--hang-on")) {
             o->hang_on = v;
         } else if (!strcmp(a, "--sdk")) {
@@ -234,6 +239,38 @@ static void accept_one(struct sim_device *dev, int lfd)
     pthread_attr_destroy(&attr);
 }
 
+/* --exec: the shell with stdio as its streams. */
+struct stdio_sink {
+    struct sim_sink base;
+    FILE *f;
+};
+
+static int stdio_write(struct sim_sink *k, const void *p, size_t n)
+{
+    FILE *f = ((struct stdio_sink *)k)->f;
+    return fwrite(p, 1, n, f) == n ? 0 : -1;
+}
+
+static long stdin_read(struct sim_stdin *in, void *p, size_t n)
+{
+    (void)in;
+    return (long)fread(p, 1, n, stdin);
+}
+
+static int run_local(struct sim_device *dev, const char *cmd)
+{
+    struct stdio_sink out = {{stdio_write, NULL}, stdout};
+    struct stdio_sink err = {{stdio_write, NULL}, stderr};
+    struct sim_stdin in = {stdin_read};
+    struct sim_shell sh;
+    sim_shell_init(&sh, dev, NULL, &in);
+    sim_log(dev, "sh", cmd);
+    int status = sim_shell_run(&sh, cmd, &out.base, &err.base);
+    sim_shell_fini(&sh);
+    fflush(stdout);
+    return status;
+}
+
 static int device_init(struct sim_device *dev, const struct sim_opts *o)
 {
     memset(dev, 0, sizeof(*dev));
@@ -286,6 +323,11 @@ int main(int argc, char **argv)
 
     if (device_init(&dev, &o))
         return 1;
+    if (o.exec) {
+        int status = run_local(&dev, o.exec);
+        device_fini(&dev);
+        return status;
+    }
     int port = 0;
     int lfd = listen_socket(o.port, &port);
     if (lfd < 0) {

@@ -223,7 +223,9 @@ static void interactive(struct session *ss)
     sim_shell_init(&sh, ss->dev, ss->s, ss->in);
     int status = 0;
     for (;;) {
-        if (sink_puts(&ss->out.base, prompt) || sim_stream_flush(ss->s))
+        /* sh prompts only on a terminal */
+        if ((ss->pty && sink_puts(&ss->out.base, prompt)) ||
+            sim_stream_flush(ss->s))
             break;
         if (read_line(ss, &line) < 0)
             break;

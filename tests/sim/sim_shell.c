@@ -434,7 +434,7 @@ static struct node *parse(const char *src, char *err, size_t errlen)
     memset(&p, 0, sizeof(p));
     p.src = src;
     struct node *n = parse_list(&p);
-    if (n && peek(&p)->type != T_EOF) {
+    if (n && (peek(&p)->type != T_EOF || p.err[0])) {
         set_err(&p, "syntax error: unexpected ", tok_name(peek(&p)->type));
         node_free(n);
         n = NULL;

@@ -96,7 +96,7 @@ void sim_trace_start(struct sim_device *dev, uint64_t cats, int buffer_kb,
     t->t_begin = now;
     t->t_end = 0;
     t->atrace_pid = atrace_pid;
-    t->sync_ns = now + 20000;
+    t->sync_ns = now;
     t->sync_rt_ms = sim_realtime_ms();
     t->starts++;
     sim_trace_write_state(dev);

@@ -613,7 +613,12 @@ static void sync_lines(struct tracegen *g, struct out *o)
     g->t = g->cfg.sync_ns;
     head(g, o, &a, 0, "...1");
     puts_(o, "tracing_mark_write: trace_event_clock_sync: parent_ts=");
-    put_ts(o, g->cfg.sync_ns);
+    put_u(o, g->cfg.sync_ns / 1000000000u);
+    *o->p++ = '.';
+    char frac[8];
+    snprintf(frac, sizeof(frac), "%06u",
+             (unsigned)(g->cfg.sync_ns / 1000 % 1000000));
+    puts_(o, frac);
     *o->p++ = '\n';
     g->t += 18000;
     head(g, o, &a, 0, "...1");
@@ -635,6 +640,13 @@ struct tracegen *tracegen_new(const struct tracegen_cfg *cfg)
         g->cfg.end_ns = g->cfg.begin_ns;
     build_actors(g);
     uint64_t span = g->cfg.end_ns - g->cfg.begin_ns;
+    /* A size target needs room: at least 2 us per step (~110 bytes), even
+     * if that runs past the real end of the window. */
+    uint64_t need = cfg->target_bytes / 110 * 2000;
+    if (cfg->target_bytes && span < need) {
+        g->cfg.end_ns = g->cfg.begin_ns + need;
+        span = need;
+    }
     g->dt_mean = 1000000000u / (cfg->event_rate ? cfg->event_rate : 20000);
     if (!g->cfg.has_window || (!g->cfg.groups && !g->marker_actors))
         g->est_lines = 0;

@@ -28,8 +28,8 @@ static void take_rc(struct adb_result *r)
     for (const char *d = m + strlen(RC_MARK); *d >= '0' && *d <= '9'; d++)
         rc = rc * 10 + (*d - '0');
     r->exit_code = rc;
-    /* drop the marker and the line break our echo added before it */
-    while (m > r->out && (m[-1] == '\n' || m[-1] == '\r'))
+    /* drop the marker and the blank our echo put before it */
+    if (m > r->out && m[-1] == ' ')
         m--;
     r->out_len = (size_t)(m - r->out);
     r->out[r->out_len] = '\0';
@@ -56,7 +56,8 @@ enum st_err dev_script(struct capture *c, const char *script, size_t max,
         return finish(c, adb_run_script(c->dev, ADB_SHELL_V2, script, max, r), script, r);
     struct dynbuf s;
     dynbuf_init(&s, 65536);
-    dynbuf_printf(&s, "%s; echo; echo " RC_MARK "$?", script);
+    /* one echo, so $? is still the command's status */
+    dynbuf_printf(&s, "%s; echo \" " RC_MARK "$?\"", script);
     e = adb_run_script(c->dev, ADB_SHELL_LEGACY, dynbuf_str(&s), max, r);
     dynbuf_free(&s);
     return finish(c, e, script, r);

@@ -226,8 +226,11 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
         rc = set_categories(o, argv + optind, (size_t)(argc - optind));
     else if (from_opt)
         rc = set_categories(o, (char **)&from_opt, 1);
-    else
-        rc = set_categories(o, NULL, 0);
+    else {
+        /* catapult's defaults: its 18 atrace categories; sched on linux */
+        char *def = o->target == TARGET_LINUX ? "sched" : ST_DEFAULT_CATEGORIES;
+        rc = set_categories(o, &def, 1);
+    }
     if (rc) {
         snprintf(err, errlen, "out of memory");
         return 2;

@@ -83,6 +83,7 @@ void sig_drain(void)
 
 void sig_deadline(int seconds)
 {
-    got_alarm = 0;
+    if (seconds > 0)
+        got_alarm = 0;
     alarm(seconds > 0 ? (unsigned)seconds : 0);
 }

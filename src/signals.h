@@ -21,7 +21,8 @@ int sig_alarmed(void);      /* the collection deadline passed */
  * interrupt); the counters stay. */
 void sig_drain(void);
 
-/* Arm (seconds > 0) or disarm (0) the collection deadline. */
+/* Arm (seconds > 0) or disarm (0) the collection deadline; disarming
+ * keeps sig_alarmed() so the caller can still tell why it stopped. */
 void sig_deadline(int seconds);
 
 #endif

@@ -1,0 +1,36 @@
+# Never leave the device tracing: Ctrl-C while tracing stops early and still
+# writes the trace; SIGTERM stops tracing and writes nothing; a dropped
+# connection mid-dump keeps the raw bytes and says where.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/adb-env.sh"
+start_adb_server
+start_sim
+
+"$SYSTRACE" -o int.html -t 30 sched gfx >out.txt 2>err.txt </dev/null &
+pid=$!
+wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]"
+kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 0 ] || { cat err.txt; fail "Ctrl-C: exit $rc"; }
+assert_contains out.txt "Interrupted: stopping the trace early"
+[ "$(sim_state tracing_on)" = 0 ] || fail "Ctrl-C left the device tracing"
+trace_block int.html 2 | grep -q sched_switch || fail "Ctrl-C: trace not written"
+
+"$SYSTRACE" -o term.html -t 30 sched >out.txt 2>err.txt </dev/null &
+pid=$!
+wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]"
+kill -TERM $pid; wait $pid; rc=$?
+[ $rc -eq 143 ] || { cat err.txt; fail "SIGTERM: exit $rc"; }
+[ "$(sim_state tracing_on)" = 0 ] || fail "SIGTERM left the device tracing"
+[ ! -e term.html ] || fail "SIGTERM wrote an output"
+ls | grep -q '\.tmp\.' && fail "temp file left"
+
+start_sim --disconnect-after 200000 --size-mb 20
+run_st 1 -o cut.html -t 1 sched gfx -e "$SIM_SERIAL"
+assert_contains err.txt "collecting the trace failed after"
+assert_contains err.txt "kept in cut.atrace"
+[ ! -e cut.html ] || fail "half output written"
+[ -s cut.atrace ] || fail "raw bytes not kept"
+# what was kept converts (it is truncated: exit 3 with a message)
+"$SYSTRACE" --from-file cut.atrace -o kept.html -q 2>err2.txt; rc=$?
+[ $rc -eq 3 ] || { cat err2.txt; fail "raw dump does not convert (exit $rc)"; }
+echo ok

@@ -29,6 +29,19 @@ int atrace_parse_sdk(const char *out, size_t n)
     return v;
 }
 
+/* atrace category names are short identifiers: anything else on a line
+ * of the listing is noise (warnings, banners) and is not a category. */
+static int is_token(const char *s, size_t l)
+{
+    for (size_t i = 0; i < l; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+              (ch >= '0' && ch <= '9') || ch == '_' || ch == '.'))
+            return 0;
+    }
+    return 1;
+}
+
 void atrace_cats_free(struct atrace_cats *c)
 {
     for (size_t i = 0; i < c->n; i++)
@@ -54,7 +67,8 @@ enum st_err atrace_cats_parse(const char *text, size_t n, int sdk, struct atrace
         while (e > s && space(e[-1]))
             e--;
         size_t l = (size_t)(e - s);
-        if (dash && l && l < 64 && !(sdk < 23 && l == 2 && !memcmp(s, "rs", 2))) {
+        if (dash && l && l < 64 && is_token(s, l) &&
+            !(sdk < 23 && l == 2 && !memcmp(s, "rs", 2))) {
             if (c->n == cap) {
                 cap = cap ? cap * 2 : 32;
                 char **nn = realloc(c->name, cap * sizeof(*nn));

@@ -1,0 +1,116 @@
+/*
+ * adbsim: a simulated Android device speaking the ADB wire protocol on
+ * loopback TCP, for end-to-end tests and the demo (docs/simulator.md).
+ *
+ * Shared declarations: options, the device (state every connection sees:
+ * virtual file system, tracing state, log), output sinks, and small
+ * helpers.  Threads: one per TCP connection (reads packets) and one per
+ * opened stream (runs the service); device state is guarded by dev->lock.
+ */
+#ifndef ADBSIM_SIM_H
+#define ADBSIM_SIM_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dynbuf.h"
+
+struct sim_opts {
+    int port;                   /* 0: pick a free one */
+    const char *port_file;
+    const char *log_path;
+    const char *state_path;
+    const char *fs_dir;         /* device file system root; default temp */
+    int sdk;
+    int no_root;
+    int no_z;
+    int legacy_ps;
+    int no_shell_v2;
+    int debugfs;
+    int old_protocol;
+    int crlf;                   /* shell: output through a PTY (\r\n) */
+    int overflow;
+    uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
+    uint64_t rate;              /* bytes per second; 0 = unlimited */
+    const char *hang_on;
+    uint64_t size_mb;           /* 0: size follows the event rate */
+    unsigned event_rate;        /* generated events per traced second */
+    int zlevel;
+    uint32_t seed;
+    const char *trace_file;
+    const char *method_trace;
+    const char *exec;           /* run one command locally, no network */
+};
+
+/* Anything output can go to: a stream, a file, a special file, nothing.
+ * write returns 0, or -1 when the reader is gone (stop producing). */
+struct sim_sink {
+    int (*write)(struct sim_sink *k, const void *p, size_t n);
+    int (*close)(struct sim_sink *k);   /* may be NULL; frees the sink */
+};
+
+static inline int sink_write(struct sim_sink *k, const void *p, size_t n)
+{
+    return n ? k->write(k, p, n) : 0;
+}
+int sink_puts(struct sim_sink *k, const char *s);
+int sink_printf(struct sim_sink *k, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+extern struct sim_sink sim_null_sink;
+
+struct sim_fs;
+struct sim_trace;
+
+#define SIM_MAX_PROFILES 8
+
+/* An `am profile start` session waiting for its stop. */
+struct sim_profile {
+    int active;
+    int pid;
+    char file[256];
+    uint64_t start_ns;
+};
+
+#define SIM_MAX_SETPROPS 32
+
+struct sim_setprop {
+    char key[96];
+    char value[96];
+};
+
+struct sim_device {
+    struct sim_opts opt;
+    pthread_mutex_t lock;   /* guards trace state, profiles, props, pids */
+    struct sim_profile profiles[SIM_MAX_PROFILES];
+    struct sim_setprop props[SIM_MAX_SETPROPS];
+    size_t nprops;
+    struct sim_fs *fs;
+    struct sim_trace *trace;
+    FILE *log;
+    pthread_mutex_t log_lock;
+    int next_pid;               /* pids for shell sessions */
+};
+
+extern volatile sig_atomic_t sim_stopping;
+
+/* One line to the --log file (no-op without it); newlines in the text
+ * are escaped so one event stays one line. */
+void sim_log(struct sim_device *dev, const char *kind, const char *text);
+
+uint64_t sim_now_ns(void);          /* CLOCK_MONOTONIC */
+uint64_t sim_realtime_ms(void);
+
+/* Sleep up to ns; returns early (-1) when cancel(arg) says so or the
+ * simulator is stopping. */
+int sim_sleep(uint64_t ns, int (*cancel)(void *), void *arg);
+
+/* Strict decimal parse of a whole string; -1 on error. */
+int sim_parse_u64(const char *s, uint64_t *out);
+
+/* A fresh pid for a shell session (realistic range). */
+int sim_alloc_pid(struct sim_device *dev);
+
+#endif

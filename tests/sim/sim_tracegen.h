@@ -1,0 +1,54 @@
+/*
+ * Streaming generator of realistic ftrace text, as `atrace` dumps it
+ * (TGID column "(-----)", 4 CPUs).  The text is produced in pieces by
+ * tracegen_read(), never held whole, at hundreds of MB/s.  Processes and
+ * threads come from the table in sim_ps.c.
+ */
+#ifndef ADBSIM_SIM_TRACEGEN_H
+#define ADBSIM_SIM_TRACEGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim_marker {
+    uint64_t ts_ns;
+    int pid;
+    int cpu;
+    char *text;         /* without trailing newline */
+};
+
+/* Event groups a category switches on. */
+enum {
+    GEN_SCHED = 1u << 0,
+    GEN_FREQ = 1u << 1,
+    GEN_IDLE = 1u << 2,
+    GEN_BINDER = 1u << 3,
+    GEN_WORKQ = 1u << 4,
+};
+
+struct tracegen_cfg {
+    uint64_t begin_ns, end_ns;  /* the window tracing was on */
+    int has_window;             /* 0: the buffer was cleared: no events */
+    unsigned groups;            /* GEN_* */
+    const char *const *tags;    /* enabled userspace categories, NULL-ended */
+    uint64_t target_bytes;      /* 0: follow event_rate */
+    unsigned event_rate;        /* scheduler steps per second */
+    int overflow;               /* circular-buffer overrun markers */
+    uint32_t seed;
+    int atrace_pid;             /* 0: no atrace clock-sync lines */
+    uint64_t sync_ns;
+    uint64_t sync_realtime_ms;
+    const struct sim_marker *markers;   /* sorted by ts_ns */
+    size_t nmarkers;
+};
+
+#define TRACEGEN_MIN_READ 4096
+
+struct tracegen;
+
+struct tracegen *tracegen_new(const struct tracegen_cfg *cfg);
+/* Up to cap (>= TRACEGEN_MIN_READ) bytes of whole lines; 0 at the end. */
+size_t tracegen_read(struct tracegen *g, char *buf, size_t cap);
+void tracegen_free(struct tracegen *g);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * Small helpers shared by the simulator modules: sinks, the command log,
+ * clocks, cancellable sleeps, strict number parsing, pid allocation.
+ */
+#include "sim.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int null_write(struct sim_sink *k, const void *p, size_t n)
+{
+    (void)k;
+    (void)p;
+    (void)n;
+    return 0;
+}
+
+struct sim_sink sim_null_sink = {null_write, NULL};
+
+int sink_puts(struct sim_sink *k, const char *s)
+{
+    return sink_write(k, s, strlen(s));
+}
+
+int sink_printf(struct sim_sink *k, const char *fmt, ...)
+{
+    char small[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return -1;
+    if ((size_t)n < sizeof(small))
+        return sink_write(k, small, (size_t)n);
+    char *big = malloc((size_t)n + 1);
+    if (!big)
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    int r = sink_write(k, big, (size_t)n);
+    free(big);
+    return r;
+}
+
+void sim_log(struct sim_device *dev, const char *kind, const char *text)
+{
+    if (!dev->log)
+        return;
+    pthread_mutex_lock(&dev->log_lock);
+    fputs(kind, dev->log);
+    fputc(' ', dev->log);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n')
+            fputs("\\n", dev->log);
+        else if (*p == '\\')
+            fputs("\\\\", dev->log);
+        else
+            fputc(*p, dev->log);
+    }
+    fputc('\n', dev->log);
+    fflush(dev->log);
+    pthread_mutex_unlock(&dev->log_lock);
+}
+
+uint64_t sim_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sim_realtime_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+int sim_sleep(uint64_t ns, int (*cancel)(void *), void *arg)
+{
+    uint64_t end = sim_now_ns() + ns;
+    for (;;) {
+        if (sim_stopping || (cancel && cancel(arg)))
+            return -1;
+        uint64_t now = sim_now_ns();
+        if (now >= end)
+            return 0;
+        uint64_t left = end - now;
+        if (left > 20000000u)
+            left = 20000000u;
+        struct timespec ts = {(time_t)(left / 1000000000u),
+                              (long)(left % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int sim_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+int sim_alloc_pid(struct sim_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    int pid = dev->next_pid;
+    dev->next_pid += 3;
+    if (dev->next_pid > 32000)
+        dev->next_pid = 5000;
+    pthread_mutex_unlock(&dev->lock);
+    return pid;
+}

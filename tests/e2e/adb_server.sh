@@ -6,37 +6,24 @@
 # port where no server answers.  The server must still be the same
 # process at the end: the library never kills or restarts it.
 . "$TOP/tests/lib.sh"
-command -v adb >/dev/null 2>&1 || skip "adb is not installed"
+. "$TOP/tests/adb-env.sh"
 TOOL="$BUILD/tools/adbtool"
 [ -x "$TOOL" ] || skip "$TOOL not built (make tools)"
-
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-mkdir -p home
-export HOME="$T/home" TMPDIR="$T"
-export ADB_LOCAL_TRANSPORT_MAX_PORT=5554    # no emulator port scan
-unset ANDROID_SERIAL ADB_SERVER_SOCKET ANDROID_ADB_SERVER_ADDRESS ANDROID_ADB_SERVER_PORT
-
-PORT=$(free_port)
-adb -P "$PORT" nodaemon server >server.log 2>&1 &
-SERVER=$!
-track_pid $SERVER
-i=0
-until ANDROID_ADB_SERVER_PORT=$PORT "$TOOL" version >version.txt 2>tool.err; do
-    i=$((i + 1))
-    [ $i -lt 150 ] || { cat tool.err server.log; fail "adb server did not come up"; }
-    sleep 0.1
-done
+unset ANDROID_SERIAL ADB_SERVER_SOCKET ANDROID_ADB_SERVER_ADDRESS
+export ADB_LOCAL_TRANSPORT_MAX_PORT=5554    # no emulator port scan: no devices
+start_adb_server
+PORT=$ADB_PORT
+SERVER=$ADB_SERVER_PID
+wait_for 15 "$TOOL" version || fail "adbtool cannot reach the server"
+"$TOOL" version >version.txt 2>&1 || fail "version: $(cat version.txt)"
 
 # version: what the real client reports (1.0.41 -> 41)
 want=$(adb -P "$PORT" version | sed -n 's/^Android Debug Bridge version 1\.0\.\([0-9]*\).*/\1/p')
 assert_eq "server version" "$want" "$(cat version.txt)"
-ADB_SERVER_SOCKET=tcp:127.0.0.1:$PORT "$TOOL" version >v2.txt 2>&1 || fail "ADB_SERVER_SOCKET: $(cat v2.txt)"
+ANDROID_ADB_SERVER_PORT=1 ADB_SERVER_SOCKET=tcp:127.0.0.1:$PORT "$TOOL" version >v2.txt 2>&1 ||
+    fail "ADB_SERVER_SOCKET: $(cat v2.txt)"
 assert_eq "version via ADB_SERVER_SOCKET" "$want" "$(cat v2.txt)"
 
-export ANDROID_ADB_SERVER_PORT=$PORT
 "$TOOL" devices >devices.txt 2>&1 || fail "devices: $(cat devices.txt)"
 assert_eq "device list" "" "$(cat devices.txt)"
 

@@ -9,16 +9,40 @@
  *   adbtool [-s SERIAL] [-t MS] pull REMOTE LOCAL | cat REMOTE | stat REMOTE | ls DIR
  *
  * The server address comes from the environment (ADB_SERVER_SOCKET, ...).
+ * -t MS sets the per-step timeout (<= 0: none).  SIGINT/SIGTERM write to
+ * a self-pipe that is the library's cancel fd, as the CLI will do.
  * Command output goes to stdout/stderr; the exit status is reported on
  * stderr as "adbtool: exit N" (or "exit unknown") and adbtool exits 0.
  * Library errors print "adbtool: error ST_NAME: detail" and exit 2.
  */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "adb.h"
+
+static int cancel_pipe[2] = {-1, -1};
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (write(cancel_pipe[1], "x", 1) < 0)
+        return;
+}
+
+static void setup_cancel(void)
+{
+    if (pipe(cancel_pipe) < 0)
+        return;
+    fcntl(cancel_pipe[1], F_SETFL, O_NONBLOCK);
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static int fail(enum st_err e, const char *detail)
 {
@@ -136,15 +160,13 @@ static int cmd_sync(struct adb_device *d, const char *verb, int argc, char **arg
     return rc;
 }
 
-static int with_device(struct adb_client *c, const char *serial, int timeout,
-                       int argc, char **argv)
+static int with_device(struct adb_client *c, const char *serial, int argc,
+                       char **argv)
 {
     struct adb_device *d;
     enum st_err e = adb_device_open(c, serial, &d);
     if (e)
         return fail(e, adb_client_error(c));
-    if (timeout)
-        adb_device_set_timeout(d, timeout);
     const char *verb = argv[0];
     int rc;
     if (!strcmp(verb, "features")) {
@@ -184,13 +206,14 @@ static int host_service(struct adb_client *c, const char *verb)
 int main(int argc, char **argv)
 {
     const char *serial = NULL;
-    int timeout = 0, opt;
+    int timeout = 0, set_timeout = 0, opt;
     while ((opt = getopt(argc, argv, "+s:t:")) != -1) {
-        if (opt == 's')
+        if (opt == 's') {
             serial = optarg;
-        else if (opt == 't')
+        } else if (opt == 't') {
             timeout = (int)strtol(optarg, NULL, 10);
-        else
+            set_timeout = 1;
+        } else
             return fail(ST_EINVAL, "bad option");
     }
     argc -= optind;
@@ -206,11 +229,13 @@ int main(int argc, char **argv)
         adb_client_free(c);
         return rc;
     }
-    if (timeout)
+    if (set_timeout)
         adb_client_set_timeout(c, timeout);
+    setup_cancel();
+    adb_client_set_cancel_fd(c, cancel_pipe[0]);
     int rc = !strcmp(argv[0], "version") || !strcmp(argv[0], "devices")
                  ? host_service(c, argv[0])
-                 : with_device(c, serial, timeout, argc, argv);
+                 : with_device(c, serial, argc, argv);
     adb_client_free(c);
     return rc;
 }

@@ -290,7 +290,7 @@ static void build_actors(struct tracegen *g)
     }
     for (int c = 0; c < NCPU; c++) {
         char comm[16];
-        snprintf(comm, sizeof(comm), "swapper/%d", c);
+        snprintf(comm, sizeof(comm), "swapper/%u", (unsigned)c & 0xff);
         actor_init(&g->idle[c], 0, 0, "", 120, "<idle>");
         /* the idle task's comm differs per CPU: rebuild its fragments */
         int n = snprintf(g->idle[c].prev, sizeof(g->idle[c].prev),

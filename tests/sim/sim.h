@@ -33,6 +33,7 @@ struct sim_opts {
     int old_protocol;
     int crlf;                   /* shell: output through a PTY (\r\n) */
     int overflow;
+    int drop_markers;           /* trace_marker writes succeed but vanish */
     uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
     uint64_t rate;              /* bytes per second; 0 = unlimited */
     const char *hang_on;

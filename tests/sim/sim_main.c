@@ -56,6 +56,7 @@ static const char usage[] =
     "  --zlevel N            zlib level for atrace -z (default 6)\n"
     "  --seed N              seed of the event generator\n"
     "  --overflow            emit circular-buffer overrun markers\n"
+    "  --drop-markers        trace_marker writes succeed but never reach the trace\n"
     "  --trace-file F        serve the ftrace text in F instead\n"
     "  --method-trace F      am profile writes a copy of F\n"
     "  --exec CMD            run CMD in the device shell, print its output\n"
@@ -145,6 +146,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->old_protocol = 1;
             else if (!strcmp(a, "--overflow"))
                 o->overflow = 1;
+            else if (!strcmp(a, "--drop-markers"))
+                o->drop_markers = 1;
             else if (!strcmp(a, "--crlf"))
                 o->crlf = 1;
             else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

@@ -1,0 +1,39 @@
+# On a terminal: a countdown while tracing, then bytes received and the
+# rate while collecting; Enter stops a trace without -t; a second Ctrl-C
+# during collection exits at once (status 130).
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/adb-env.sh"
+command -v script >/dev/null || skip "script(1) absent (bsdutils)"
+start_adb_server
+start_sim --size-mb 30 --rate 6000000
+# script(1) gives systrace a pseudo-terminal; its output is the screen
+script -qec "'$SYSTRACE' -o tty.html -t 2 sched gfx" screen.txt </dev/null >/dev/null 2>&1 ||
+    { cat screen.txt; fail "systrace on a pty failed"; }
+grep -q "Tracing: 2 s left" screen.txt || { cat screen.txt; fail "no countdown"; }
+grep -q "Collecting trace: [0-9.]* MB received ([0-9.]* MB/s)" screen.txt ||
+    { cat screen.txt; fail "no collection progress"; }
+[ -s tty.html ] || fail "no output"
+
+# without -t, Enter stops the trace
+start_sim
+{ sleep 2; echo; } | "$SYSTRACE" -o enter.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt ||
+    { cat err.txt; fail "Enter run failed"; }
+assert_contains out.txt "Starting tracing (stop with enter)"
+[ "$(sim_state tracing_on)" = 0 ] || fail "left tracing"
+
+# Ctrl-C while tracing stops early; a second one during the (slow)
+# collection exits at once
+start_sim --size-mb 40 --rate 1000000
+"$SYSTRACE" -o twice.html -t 60 -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
+pid=$!
+wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]" ||
+    fail "tracing never started"
+kill -INT $pid
+wait_for 20 grep -q "Collecting output" out.txt || fail "collection never started"
+sleep 0.3
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || { cat err.txt; fail "second Ctrl-C: exit $rc, expected 130"; }
+assert_contains err.txt "interrupted again; exiting now"
+[ ! -e twice.html ] || fail "output written after abort"
+echo ok

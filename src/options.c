@@ -85,8 +85,9 @@ void options_usage(void)
 "\n"
 "Environment: ANDROID_SERIAL, ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_ADDRESS,\n"
 "ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_DEBUG=adb,sync,atrace,...\n"
+"Ctrl-C while tracing stops early and keeps the trace; a second Ctrl-C exits.\n"
 "Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
-"3 output written from a truncated input.\n", stdout);
+"3 output written from a truncated input, 130 interrupted, 143 terminated.\n", stdout);
 }
 
 /* Strict integer >= min; catapult's wording on failure. */

@@ -119,9 +119,9 @@ static enum st_err ev_begin(struct mt_json *j, const struct mt_thread *th,
         return e;
     ev_head(j, th, 'B', f->t);
     if (synthetic) {
-        /* fragment ends with "}}" (args) or "\"" (no args) */
+        /* fragment ends with "}" (args) or "\"" (no args) */
         int args = frag[n - 1] == '}';
-        mt_jw_raw(j->w, frag, args ? n - 2 : n);
+        mt_jw_raw(j->w, frag, args ? n - 1 : n);
         mt_jw_lit(j->w, args ? ",\"synthetic_begin\":true}}"
                              : ",\"args\":{\"synthetic_begin\":true}}");
     } else {

@@ -29,10 +29,11 @@ int cli_main(int argc, char **argv)
             if (mtrace_cli_parse_clock(argv[++i], &o.clock) != 0)
                 goto usage;
         } else if ((strcmp(a, "--call-graph") == 0 ||
-                    strcmp(a, "--method-json") == 0) && v && i + 2 < argc) {
+                    strcmp(a, "--method-json") == 0) && v) {
             mode = a[2] == 'c' ? 2 : 3;
             o.output = argv[++i];
-            o.input = argv[++i];
+        } else if (a[0] != '-' && !o.input) {
+            o.input = a;
         } else if (strcmp(a, "--call-graph-threshold") == 0 && v) {
             if (mtrace_cli_parse_threshold(argv[++i], &o.threshold) != 0)
                 goto usage;
@@ -40,6 +41,8 @@ int cli_main(int argc, char **argv)
             goto usage;
         }
     }
+    if (!o.input)
+        goto usage;
     if (mode == 1)
         return mtrace_cli_profile(&o);
     if (mode == 2)

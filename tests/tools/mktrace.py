@@ -24,9 +24,12 @@ Options for broken files: --truncate N (drop the last N bytes),
 --key-only (stop after *end), --no-summary (stream), --mangle (transcode
 the binary part cp1252 -> UTF-8, as text-mode transfers did), --key-version
 N (a different version in the key than in the header), --header-version N,
---record-offset N (offset to the first record).
+--record-offset N (offset to the first record).  --time-column 1 writes
+a record's second script time first (a single-clock file of the wall
+times of a dual-clock script).
 
---bench MEGABYTES writes a synthetic instrumented v3 trace of about that
+--random N writes N records of a random nested run on --tids (times go
+through the same options as script records).  --bench MEGABYTES writes a synthetic instrumented v3 trace of about that
 size (8 threads, 4000 methods, nested calls, some recursion and unrolls)
 that dmtracedump can also read.
 """
@@ -73,6 +76,8 @@ class Trace:
             self.methods.append(line)
 
     def add_record(self, action, tid, method, times):
+        if self.a.time_column and len(times) > 1:
+            times = times[1:] + times[:1]
         times = [t & 0xFFFFFFFF for t in times] + [0] * 2
         val = (method & ~3 | action) & 0xFFFFFFFF
         if self.version == 1:
@@ -156,53 +161,64 @@ def run_script(t, text):
             sys.exit("mktrace: line %d: %s" % (n, e))
 
 
-def bench(t, megabytes):
-    """Instrumented-looking trace: 8 threads in per-thread bursts walking a
-    fixed sparse call graph (each method calls 1-6 others), with some
-    direct recursion and a few unrolls."""
-    rnd = random.Random(1)
-    nmeth = 4000
-    ids = [0x10000 + 4 * i for i in range(nmeth)]
-    for i in range(nmeth):
-        t.add_method(["0x%08x" % ids[i], "com/bench/C%d" % (i % 97),
-                      "m%d" % i, "(I)V", "C%d.java" % (i % 97), str(i)])
+def walk(rnd, nmeth, tids, count):
+    """Yields (action, tid, method index, cpu, wall) of an instrumented-
+    looking run: threads in bursts walking a fixed sparse call graph (each
+    method calls 1-6 others), some direct recursion, a few unrolls."""
     kids = []
     for i in range(nmeth):
         hi = min(nmeth, i + 300)
         n = 0 if i + 1 >= hi else rnd.randrange(1, 7)
         kids.append([rnd.randrange(i + 1, hi) for _ in range(n)])
-    for tid in range(1, 9):
-        t.add_thread(tid, "worker-%d" % tid)
-    target = megabytes * 1000000 // t.rs
-    pack = struct.Struct("<HIII").pack
-    chunks = []
-    state = {tid: ([], 0, 0) for tid in range(1, 9)}
-    count = 0
-    while count < target:
-        tid = rnd.randrange(1, 9)
+    state = {tid: ([], 0, 0) for tid in tids}
+    done = 0
+    while done < count:
+        tid = tids[rnd.randrange(len(tids))]
         stack, cpu, wall = state[tid]
-        out = []
-        for _ in range(512):
+        for _ in range(min(512, count - done)):
             cpu += rnd.randrange(0, 4)
             wall += rnd.randrange(1, 6)
             top = stack[-1] if stack else None
-            options = kids[top] if stack else range(50)
+            options = kids[top] if stack else range(min(50, nmeth))
             if stack and (not options or len(stack) >= 60 or
                           rnd.random() < 0.45):
-                m = stack.pop()
                 act = 2 if rnd.random() < 0.002 else 1
-                out.append(pack(tid, ids[m] | act, cpu, wall))
+                yield act, tid, stack.pop(), cpu, wall
             else:
                 if stack and rnd.random() < 0.03:
                     m = top                     # direct recursion
                 else:
                     m = options[rnd.randrange(len(options))]
                 stack.append(m)
-                out.append(pack(tid, ids[m], cpu, wall))
+                yield 0, tid, m, cpu, wall
+            done += 1
         state[tid] = (stack, cpu, wall)
-        chunks.append(b"".join(out))
-        count += len(out)
-    t.body = bytearray(b"".join(chunks))
+
+
+def declare(t, nmeth, tids):
+    for i in range(nmeth):
+        t.add_method(["0x%08x" % (0x10000 + 4 * i), "com/bench/C%d" % (i % 97),
+                      "m%d" % i, "(I)V", "C%d.java" % (i % 97), str(i)])
+    for tid in tids:
+        t.add_thread(tid, "worker-%d" % tid)
+
+
+def bench(t, megabytes):
+    """A large v3 dual-clock file, packed directly for speed."""
+    tids = list(range(1, 9))
+    declare(t, 4000, tids)
+    pack = struct.Struct("<HIII").pack
+    recs = walk(random.Random(1), 4000, tids, megabytes * 1000000 // 14)
+    t.body = bytearray(b"".join(pack(tid, (0x10000 + 4 * m) | act, c, w)
+                                for act, tid, m, c, w in recs))
+
+
+def random_trace(t, count, tids, seed):
+    """The same kind of run through add_record (all options apply)."""
+    nmeth = 300
+    declare(t, nmeth, tids)
+    for act, tid, m, c, w in walk(random.Random(seed), nmeth, tids, count):
+        t.add_record(act, tid, 0x10000 + 4 * m, [c, w])
 
 
 def main():
@@ -222,11 +238,21 @@ def main():
     p.add_argument("--key-version", type=int)
     p.add_argument("--header-version", type=lambda s: int(s, 0))
     p.add_argument("--record-offset", type=int)
+    p.add_argument("--time-column", type=int, choices=[0, 1], default=0,
+                   help="script time written first (1: the second one)")
     p.add_argument("--bench", type=int, metavar="MEGABYTES")
+    p.add_argument("--random", type=int, metavar="RECORDS",
+                   help="a random nested run instead of a script")
+    p.add_argument("--tids", default="1,2,3",
+                   help="thread ids for --random (comma-separated)")
+    p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     t = Trace(a)
     if a.bench:
         bench(t, a.bench)
+    elif a.random:
+        random_trace(t, a.random, [int(x, 0) for x in a.tids.split(",")],
+                     a.seed)
     else:
         run_script(t, sys.stdin.read())
     data = t.build()

@@ -128,7 +128,7 @@ def parse_tsv(text):
                                  "top_excl": int(f[7])}
             if int(f[6]):
                 p["excl"][idx] = (int(f[6]), name)
-            if idx == 0:
+            if name == "(toplevel)":
                 p["total"] = int(f[5])
     for f in rows:
         if f[0] == "method":

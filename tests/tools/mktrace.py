@@ -78,6 +78,7 @@ class Trace:
     def add_record(self, action, tid, method, times):
         if self.a.time_column and len(times) > 1:
             times = times[1:] + times[:1]
+        times = [x + self.a.time_offset for x in times]
         times = [t & 0xFFFFFFFF for t in times] + [0] * 2
         val = (method & ~3 | action) & 0xFFFFFFFF
         if self.version == 1:
@@ -240,6 +241,8 @@ def main():
     p.add_argument("--record-offset", type=int)
     p.add_argument("--time-column", type=int, choices=[0, 1], default=0,
                    help="script time written first (1: the second one)")
+    p.add_argument("--time-offset", type=int, default=0,
+                   help="added to record times before they wrap at 2^32")
     p.add_argument("--bench", type=int, metavar="MEGABYTES")
     p.add_argument("--random", type=int, metavar="RECORDS",
                    help="a random nested run instead of a script")

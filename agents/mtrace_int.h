@@ -56,7 +56,7 @@ struct mt_tables {
     uint32_t nunknown;
     uint32_t unknown_shared;        /* lumped unknown entry + 1, or 0 */
     struct dynbuf str;
-    struct mt_tinfo *thr;           /* MT_NTHREADS entries */
+    struct mt_tinfo *thr[256];      /* pages of 256, by id >> 8 */
     /* key and data header */
     int key_version;
     int version;                    /* header, with 0xF0 when streaming */
@@ -85,6 +85,8 @@ enum st_err mt_method_ref(struct mt_tables *t, uint32_t id, uint32_t *idx);
 long mt_method_find(const struct mt_tables *t, uint32_t id);
 enum st_err mt_thread_name(struct mt_tables *t, uint32_t id,
                            const char *p, size_t n, int from_packet);
+/* Thread-table entry for a record's thread id (all zero if unnamed). */
+const struct mt_tinfo *mt_tinfo_of(const struct mt_tables *t, uint32_t id);
 /* Decide the time columns once the version/record size/clock are known. */
 void mt_tables_set_clocks(struct mt_tables *t);
 
@@ -161,8 +163,9 @@ struct mt_thread {
     uint32_t spent_orph;
 };
 struct mt_threads {
-    struct mt_thread **t;           /* MT_NTHREADS slots */
-    uint32_t n;
+    struct mt_thread **pg[256];     /* by id >> 8, pages made on demand */
+    uint32_t *ids;                  /* ids with records */
+    uint32_t n, capids;
     int clk[2];
     int ncol;
     int64_t wall_ref;
@@ -173,6 +176,9 @@ void mt_threads_setup(struct mt_threads *ts, const struct mt_tables *t);
 void mt_threads_free(struct mt_threads *ts);
 enum st_err mt_thread_get(struct mt_threads *ts, uint32_t tid,
                           struct mt_thread **out);
+/* Sorts ts->ids; then ts->ids[k] for k < ts->n with mt_thread_at. */
+void mt_threads_sort(struct mt_threads *ts);
+struct mt_thread *mt_thread_at(const struct mt_threads *ts, uint32_t id);
 void mt_thread_times(struct mt_threads *ts, struct mt_thread *th,
                      const uint32_t raw[2], int64_t out[2]);
 enum st_err mt_push(struct mt_thread *th, uint32_t midx, uint32_t key,

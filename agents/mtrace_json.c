@@ -95,7 +95,7 @@ static void ev_head(struct mt_json *j, const struct mt_thread *th, char ph,
     mt_jw_lit(w, "\",\"pid\":");
     mt_jw_i64(w, j->pid);
     mt_jw_lit(w, ",\"tid\":");
-    const struct mt_tinfo *ti = &j->tab->thr[th->id];
+    const struct mt_tinfo *ti = mt_tinfo_of(j->tab, th->id);
     int64_t tid = ti->named && (ti->full_id & (MT_NTHREADS - 1)) == th->id
                   ? ti->full_id : th->id;
     mt_jw_i64(w, j->o.tid_base + tid);
@@ -208,10 +208,8 @@ static enum st_err emit_record(void *ctx, const struct mt_rec *r)
 static enum st_err finish_threads(struct mt_json *j)
 {
     enum st_err e = ST_OK;
-    for (uint32_t i = 0; i < MT_NTHREADS && e == ST_OK; i++) {
-        struct mt_thread *th = j->th.t[i];
-        if (!th)
-            continue;
+    for (uint32_t k = 0; k < j->th.n && e == ST_OK; k++) {
+        struct mt_thread *th = mt_thread_at(&j->th, j->th.ids[k]);
         while (th->depth && e == ST_OK)
             e = ev_end(j, th, th->last, END_SYNTHETIC);
     }
@@ -319,11 +317,10 @@ static void emit_meta(struct mt_json *j)
         pname = buf;
     }
     meta(j, "process_name", 0, pname, NULL);
-    for (uint32_t i = 0; i < MT_NTHREADS; i++) {
-        const struct mt_thread *th = j->th.t[i];
-        if (!th)
-            continue;
-        const struct mt_tinfo *ti = &j->tab->thr[i];
+    mt_threads_sort(&j->th);
+    for (uint32_t k = 0; k < j->th.n; k++) {
+        uint32_t i = j->th.ids[k];
+        const struct mt_tinfo *ti = mt_tinfo_of(j->tab, i);
         int64_t tid = ti->named && (ti->full_id & (MT_NTHREADS - 1)) == i
                       ? ti->full_id : i;
         char dflt[32];
@@ -379,10 +376,8 @@ static void emit_tail(struct mt_json *j)
 static void reset_threads(struct mt_threads *ts)
 {
     ts->have_wall_ref = 0;
-    for (uint32_t i = 0; i < MT_NTHREADS; i++) {
-        struct mt_thread *th = ts->t[i];
-        if (!th)
-            continue;
+    for (uint32_t k = 0; k < ts->n; k++) {
+        struct mt_thread *th = mt_thread_at(ts, ts->ids[k]);
         th->depth = th->maxdepth = 0;
         th->nrec = th->same_ts = 0;
         th->started = 0;

@@ -53,7 +53,7 @@ static int parse_u32(const char *p, size_t n, uint32_t *out)
     return 0;
 }
 
-/* Signed decimal, lenient like atoi() on a token ("-1", "170"). */
+/* Signed decimal, lenient on a token ("-1", "170"): stops at a non-digit. */
 static int32_t parse_i32(const char *p, size_t n)
 {
     size_t i = 0;

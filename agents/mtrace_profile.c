@@ -221,10 +221,9 @@ static enum st_err on_header(void *ctx, struct mt_tables *t)
 static enum st_err finish_threads(struct mt_profile *p)
 {
     enum st_err e = ST_OK;
-    for (uint32_t i = 0; i < MT_NTHREADS && e == ST_OK; i++) {
-        struct mt_thread *th = p->th.t[i];
-        if (!th)
-            continue;
+    mt_threads_sort(&p->th);
+    for (uint32_t k = 0; k < p->th.n && e == ST_OK; k++) {
+        struct mt_thread *th = mt_thread_at(&p->th, p->th.ids[k]);
         int64_t last = th->last[p->col];
         p->total += (uint64_t)(last - th->first[p->col]);
         for (uint32_t d = 0; d < th->depth && e == ST_OK; d++) {

@@ -22,8 +22,7 @@
 enum st_err mt_threads_init(struct mt_threads *ts)
 {
     memset(ts, 0, sizeof(*ts));
-    ts->t = calloc(MT_NTHREADS, sizeof(*ts->t));
-    return ts->t ? ST_OK : ST_ENOMEM;
+    return ST_OK;
 }
 
 void mt_threads_setup(struct mt_threads *ts, const struct mt_tables *t)
@@ -35,34 +34,69 @@ void mt_threads_setup(struct mt_threads *ts, const struct mt_tables *t)
 
 void mt_threads_free(struct mt_threads *ts)
 {
-    if (!ts->t)
-        return;
-    for (uint32_t i = 0; i < MT_NTHREADS; i++) {
-        struct mt_thread *th = ts->t[i];
-        if (!th)
-            continue;
+    for (uint32_t k = 0; k < ts->n; k++) {
+        struct mt_thread *th = mt_thread_at(ts, ts->ids[k]);
         free(th->f);
         free(th->orph);
         free(th);
     }
-    free(ts->t);
-    ts->t = NULL;
+    for (int i = 0; i < 256; i++)
+        free(ts->pg[i]);
+    free(ts->ids);
+    memset(ts, 0, sizeof(*ts));
+}
+
+struct mt_thread *mt_thread_at(const struct mt_threads *ts, uint32_t id)
+{
+    struct mt_thread **pg = ts->pg[(id >> 8) & 255];
+    return pg ? pg[id & 255] : NULL;
+}
+
+static enum st_err new_thread(struct mt_threads *ts, uint32_t id,
+                              struct mt_thread **out)
+{
+    struct mt_thread ***pg = &ts->pg[id >> 8];
+    if (!*pg && !(*pg = calloc(256, sizeof(**pg))))
+        return ST_ENOMEM;
+    if (ts->n == ts->capids) {
+        uint32_t cap = ts->capids ? ts->capids * 2 : 16;
+        uint32_t *ids = realloc(ts->ids, cap * sizeof(*ids));
+        if (!ids)
+            return ST_ENOMEM;
+        ts->ids = ids;
+        ts->capids = cap;
+    }
+    struct mt_thread *th = calloc(1, sizeof(*th));
+    if (!th)
+        return ST_ENOMEM;
+    th->id = id;
+    (*pg)[id & 255] = th;
+    ts->ids[ts->n++] = id;
+    *out = th;
+    return ST_OK;
 }
 
 enum st_err mt_thread_get(struct mt_threads *ts, uint32_t tid,
                           struct mt_thread **out)
 {
-    struct mt_thread *th = ts->t[tid & (MT_NTHREADS - 1)];
-    if (!th) {
-        th = calloc(1, sizeof(*th));
-        if (!th)
-            return ST_ENOMEM;
-        th->id = tid & (MT_NTHREADS - 1);
-        ts->t[th->id] = th;
-        ts->n++;
+    uint32_t id = tid & (MT_NTHREADS - 1);
+    struct mt_thread **pg = ts->pg[id >> 8];
+    if (pg && pg[id & 255]) {
+        *out = pg[id & 255];
+        return ST_OK;
     }
-    *out = th;
-    return ST_OK;
+    return new_thread(ts, id, out);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void mt_threads_sort(struct mt_threads *ts)
+{
+    qsort(ts->ids, ts->n, sizeof(*ts->ids), cmp_u32);
 }
 
 static int64_t unwrap(int64_t ref, uint32_t v)
@@ -161,10 +195,8 @@ void mt_stack_info(const struct mt_threads *ts, struct mtrace_info *info)
         return;
     uint64_t nrec = 0, same = 0;
     info->threads = ts->n;
-    for (uint32_t i = 0; i < MT_NTHREADS; i++) {
-        const struct mt_thread *th = ts->t[i];
-        if (!th)
-            continue;
+    for (uint32_t k = 0; k < ts->n; k++) {
+        const struct mt_thread *th = mt_thread_at(ts, ts->ids[k]);
         nrec += th->nrec;
         same += th->same_ts;
         info->open_at_end += th->depth;

@@ -21,9 +21,8 @@ struct mt_tables *mt_tables_new(void)
     if (!t)
         return NULL;
     dynbuf_init(&t->str, MT_MAX_STRINGS);
-    t->thr = calloc(MT_NTHREADS, sizeof(*t->thr));
     /* offset 0 is the empty string */
-    if (!t->thr || dynbuf_addc(&t->str, '\0') != ST_OK) {
+    if (dynbuf_addc(&t->str, '\0') != ST_OK) {
         mt_tables_free(t);
         return NULL;
     }
@@ -37,7 +36,8 @@ void mt_tables_free(struct mt_tables *t)
         return;
     free(t->m);
     free(t->hash);
-    free(t->thr);
+    for (int i = 0; i < 256; i++)
+        free(t->thr[i]);
     dynbuf_free(&t->str);
     free(t);
 }
@@ -190,7 +190,12 @@ enum st_err mt_thread_name(struct mt_tables *t, uint32_t id,
     /* Records carry 16 bits (v1: 8); old ART wrote the full Linux tid in
      * the key, so key ids are folded and the full one kept for display. */
     uint32_t slot = id & (MT_NTHREADS - 1);
-    struct mt_tinfo *ti = &t->thr[slot];
+    if (!t->thr[slot >> 8]) {
+        t->thr[slot >> 8] = calloc(256, sizeof(struct mt_tinfo));
+        if (!t->thr[slot >> 8])
+            return ST_ENOMEM;
+    }
+    struct mt_tinfo *ti = &t->thr[slot >> 8][slot & 255];
     if (ti->named > (from_packet ? 1 : 0))
         return ST_OK;               /* inline names win; first key wins */
     uint32_t off;
@@ -201,6 +206,13 @@ enum st_err mt_thread_name(struct mt_tables *t, uint32_t id,
     ti->full_id = id;
     ti->named = from_packet ? 2 : 1;
     return ST_OK;
+}
+
+const struct mt_tinfo *mt_tinfo_of(const struct mt_tables *t, uint32_t id)
+{
+    static const struct mt_tinfo none;
+    id &= MT_NTHREADS - 1;
+    return t->thr[id >> 8] ? &t->thr[id >> 8][id & 255] : &none;
 }
 
 void mt_tables_set_clocks(struct mt_tables *t)

@@ -66,6 +66,7 @@ struct mt_tables {
     int ncol;                       /* time columns per record: 1 or 2 */
     int col_clock[2];
     int64_t start_us;
+    int64_t elapsed_us;             /* elapsed-time-usec=, -1 if absent */
     long pid;
     int overflow;
     char vm[16];

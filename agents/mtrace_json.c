@@ -15,7 +15,7 @@
  * nests equal starts in file order, which inner-first X output breaks
  * (sampling traces have many equal timestamps).  Unrolls (exceptions) end
  * with args.exception; an exit that skips frames ends them with
- * implicit_end; frames open at the end close at the thread's last time
+ * implicit_end; frames open at the end close at the end of the trace
  * with synthetic_end.
  */
 #include "mtrace_int.h"
@@ -34,6 +34,7 @@ struct mt_json {
     int pass;
     int wcol, ccol;                 /* wall / cpu column, -1 if none */
     int64_t base;
+    int64_t end_wall;               /* latest wall time in the file */
     long pid;
     int nevents;
     uint32_t *frag;                 /* per method: offset+1 in frags */
@@ -195,6 +196,8 @@ static enum st_err emit_record(void *ctx, const struct mt_rec *r)
         return e;
     int64_t t[2];
     mt_thread_times(&j->th, th, r->t, t);
+    if (j->wcol >= 0 && t[j->wcol] > j->end_wall)
+        j->end_wall = t[j->wcol];
     if (!th->started)
         e = start_thread(j, th);
     if (e != ST_OK)
@@ -205,13 +208,22 @@ static enum st_err emit_record(void *ctx, const struct mt_rec *r)
     return e == ST_OK ? ev_begin(j, th, &th->f[th->depth - 1], 0) : e;
 }
 
+/* Frames still open were running when the recording stopped: they end
+ * at the end of the trace (elapsed-time-usec, or the latest wall time),
+ * not at their thread's last record; thread-CPU time ends at the
+ * thread's last value, the only one known. */
 static enum st_err finish_threads(struct mt_json *j)
 {
     enum st_err e = ST_OK;
+    if (j->wcol >= 0 && j->tab->elapsed_us > j->end_wall)
+        j->end_wall = j->tab->elapsed_us;
     for (uint32_t k = 0; k < j->th.n && e == ST_OK; k++) {
         struct mt_thread *th = mt_thread_at(&j->th, j->th.ids[k]);
+        int64_t t[2] = { th->last[0], th->last[1] };
+        if (j->wcol >= 0)
+            t[j->wcol] = j->end_wall;
         while (th->depth && e == ST_OK)
-            e = ev_end(j, th, th->last, END_SYNTHETIC);
+            e = ev_end(j, th, t, END_SYNTHETIC);
     }
     return e;
 }

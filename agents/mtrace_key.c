@@ -159,6 +159,13 @@ static void option_line(struct mt_tables *t, const char *p, size_t n)
         uint32_t pid;
         if (parse_u32(v, vl, &pid) == 0 && pid <= 0x7fffffff)
             t->pid = (long)pid;
+    } else if (kl == 17 && memcmp(p, "elapsed-time-usec", 17) == 0) {
+        int64_t us = 0;
+        size_t i = 0;
+        while (i < vl && i < 18 && v[i] >= '0' && v[i] <= '9')
+            us = us * 10 + (v[i++] - '0');
+        if (i == vl && vl > 0)
+            t->elapsed_us = us;
     } else if (kl == 18 && memcmp(p, "data-file-overflow", 18) == 0) {
         t->overflow = vl == 4 && memcmp(v, "true", 4) == 0;
     }

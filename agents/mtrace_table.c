@@ -27,6 +27,7 @@ struct mt_tables *mt_tables_new(void)
         return NULL;
     }
     t->pid = -1;
+    t->elapsed_us = -1;
     return t;
 }
 

@@ -1,9 +1,10 @@
-# Entries still open when the data ends: closed at the thread's last time,
-# for the profile (as dmtracedump does: inclusive time, no exclusive) and
-# on the timeline (flagged synthetic_end).
+# Entries still open when the data ends: closed at the thread's last time
+# for the profile (as dmtracedump does: inclusive time, no exclusive), at
+# the end of the recording (elapsed-time-usec) on the timeline, flagged
+# synthetic_end.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/tools/mtrace_lib.sh"
-mk open.trace <<'S'
+mk open.trace --elapsed 100 <<'S'
 thread 1 main
 method 0x100 a/A outer ()V A.java 1
 method 0x104 a/A inner ()V A.java 2
@@ -28,5 +29,5 @@ python3 - <<'P' || fail "open frames do not end at the last time"
 import json
 ev = json.load(open("out.json"))["traceEvents"]
 ends = [e for e in ev if e["ph"] == "E" and e.get("args", {}).get("synthetic_end")]
-assert len(ends) == 3 and all(e["ts"] == 1000040 and e["tts"] == 30 for e in ends), ends
+assert len(ends) == 3 and all(e["ts"] == 1000100 and e["tts"] == 30 for e in ends), ends
 P

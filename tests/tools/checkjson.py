@@ -17,7 +17,7 @@ def main():
     stacks, last, lastt = {}, {}, {}
     counts = {"B": 0, "E": 0, "M": 0, "threads": 0, "names": {},
               "synthetic_begin": 0, "synthetic_end": 0, "exception": 0,
-              "implicit_end": 0, "max_depth": 0}
+              "implicit_end": 0, "max_depth": 0, "top": 0}
     for i, e in enumerate(evs):
         ph = e["ph"]
         if ph == "M":
@@ -47,6 +47,7 @@ def main():
             if not e.get("name"):
                 sys.exit("event %d: B without a name" % i)
             st.append(e)
+            counts["top"] += len(st) == 1
             counts["max_depth"] = max(counts["max_depth"], len(st))
         elif ph == "E":
             counts["E"] += 1

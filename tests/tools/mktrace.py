@@ -60,6 +60,7 @@ class Trace:
         self.methods = []           # key
         self.options = []
         self.body = bytearray()     # records (+ packets when streaming)
+        self.max_wall = 0
 
     def add_thread(self, tid, name, inline=True):
         self.threads.append((tid, name))
@@ -79,6 +80,7 @@ class Trace:
         if self.a.time_column and len(times) > 1:
             times = times[1:] + times[:1]
         times = [x + self.a.time_offset for x in times]
+        self.max_wall = max(self.max_wall, times[-1])
         times = [t & 0xFFFFFFFF for t in times] + [0] * 2
         val = (method & ~3 | action) & 0xFFFFFFFF
         if self.version == 1:
@@ -94,7 +96,8 @@ class Trace:
         a = self.a
         out = ["*version", str(a.key_version or self.version),
                "data-file-overflow=false", "clock=" + a.clock,
-               "elapsed-time-usec=1000"]
+               "elapsed-time-usec=%d" % (a.elapsed if a.elapsed is not None
+                                         else self.max_wall)]
         if not summary:
             out.append("num-method-calls=%d" % (len(self.body) // self.rs))
         out.append("vm=" + a.vm)
@@ -241,6 +244,8 @@ def main():
     p.add_argument("--record-offset", type=int)
     p.add_argument("--time-column", type=int, choices=[0, 1], default=0,
                    help="script time written first (1: the second one)")
+    p.add_argument("--elapsed", type=int,
+                   help="elapsed-time-usec (default: the last wall time)")
     p.add_argument("--time-offset", type=int, default=0,
                    help="added to record times before they wrap at 2^32")
     p.add_argument("--bench", type=int, metavar="MEGABYTES")

@@ -193,6 +193,7 @@ struct mt_stat {
     uint32_t calls[2];
     uint32_t index;                 /* rank by inclusive time */
     int skip;                       /* unknown id: counted under key 1 */
+    uint32_t last_edge;             /* edge + 1 last used as the child */
     int64_t id;                     /* -2 toplevel, -1 unknown */
     const char *cls, *name, *sig;   /* name NULL: print class alone */
 };

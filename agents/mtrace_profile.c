@@ -118,9 +118,14 @@ static enum st_err add_incl(struct mt_profile *p, uint32_t caller,
     else if (child_rec == 1)
         s->rec_incl += elapsed;
     s->calls[cr]++;
-    struct mt_edge *e = edge_get(p, caller, child);
-    if (!e)
-        return ST_ENOMEM;
+    /* most methods are called from one place: try the last edge first */
+    struct mt_edge *e = s->last_edge ? &p->e[s->last_edge - 1] : NULL;
+    if (!e || e->parent != caller) {
+        e = edge_get(p, caller, child);
+        if (!e)
+            return ST_ENOMEM;
+        s->last_edge = (uint32_t)(e - p->e) + 1;
+    }
     e->ctime[pr] += elapsed;
     e->ccalls[pr]++;
     e->ptime[cr] += elapsed;

@@ -3,6 +3,8 @@
  * control characters become \u00XX and bytes that are not well-formed
  * UTF-8 (overlong forms, surrogates, stray continuation bytes) become
  * \ufffd, because names in method traces are whatever the VM wrote.
+ * '<' is written as \u003c so the text can sit inside an HTML <script>
+ * block as it is (method names like "<init>" are everywhere).
  */
 #include "mtrace_jw.h"
 
@@ -90,8 +92,8 @@ static int escape(const char *p, size_t n,
     size_t i = 0, run = 0;
     while (i < n) {
         unsigned c = s[i];
-        size_t l = c >= 0x20 && c != '"' && c != '\\' ? utf8_len(s + i, n - i)
-                                                       : 0;
+        size_t l = c >= 0x20 && c != '"' && c != '\\' && c != '<'
+                   ? utf8_len(s + i, n - i) : 0;
         if (l) {
             i += l;
             run += l;
@@ -110,7 +112,7 @@ static int escape(const char *p, size_t n,
             e = "\\n";
         } else if (c == '\t') {
             e = "\\t";
-        } else if (c < 0x20) {
+        } else if (c < 0x20 || c == '<') {
             static const char hex[] = "0123456789abcdef";
             memcpy(esc, "\\u00", 4);
             esc[4] = hex[c >> 4];

@@ -276,6 +276,23 @@ static void test_json_events(void **state)
     assert_non_null(strstr(j, "{\"ph\":\"E\",\"pid\":77,\"tid\":1002,"
                            "\"ts\":1010,\"tts\":2}"));
     assert_non_null(strstr(j, "\"displayTimeUnit\":\"ms\""));
+    /* depth limit, no args, relative and shifted time, names */
+    dynbuf_reset(&s.b);
+    struct mtrace_json_opts o2 = { .max_depth = 1, .no_args = 1,
+                                   .relative = 1, .ts_shift_us = -1,
+                                   .process_name = "app",
+                                   .thread_suffix = " (methods)" };
+    assert_int_equal(mtrace_to_trace_events_src(&src, &o2, sink_write, &s,
+                                                NULL, err, sizeof(err)),
+                     ST_OK);
+    j = dynbuf_str(&s.b);
+    assert_non_null(strstr(j, "\"args\":{\"name\":\"app\"}"));
+    assert_non_null(strstr(j, "\"args\":{\"name\":\"main (methods)\"}"));
+    assert_non_null(strstr(j, "{\"ph\":\"B\",\"pid\":1,\"tid\":1,"
+                           "\"ts\":-1,\"tts\":0,\"cat\":\"art_method\","
+                           "\"name\":\"A.foo\"}"));
+    assert_null(strstr(j, "A.bar"));        /* depth 2: left out */
+    assert_null(strstr(j, "signature"));
     /* a failing writer ends the run with ST_EIO and a message */
     dynbuf_reset(&s.b);
     s.fail_after = 100;

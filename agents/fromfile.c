@@ -19,6 +19,7 @@
 #include "decode.h"
 #include "dynbuf.h"
 #include "htmlextract.h"
+#include "mtrace.h"
 #include "repair.h"
 
 #define SNIFF_MAX (64 * 1024)
@@ -298,7 +299,7 @@ static enum st_err decide(struct ff *f, int at_eof)
         return tw_begin(f->w, "traceEvents");
     case FF_METHODTRACE:
         snprintf(f->res->detail, sizeof(f->res->detail),
-                 "is a method trace; it is converted by the method-trace reader");
+                 "a compressed method trace: decompress it first (gunzip)");
         return ST_EUNSUPPORTED;
     case FF_BINARY:
     case FF_UNKNOWN:
@@ -307,6 +308,12 @@ static enum st_err decide(struct ff *f, int at_eof)
             snprintf(f->res->detail, sizeof(f->res->detail),
                      "the file is empty apart from blank lines");
             return ST_ENOTRACE;
+        }
+        if (mtrace_sniff_other(p, f->sniff.len)) {
+            snprintf(f->res->detail, sizeof(f->res->detail),
+                     "unknown format: this looks like %s, which systrace does not read",
+                     mtrace_sniff_other(p, f->sniff.len));
+            return ST_EUNKNOWN;
         }
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "unknown format: not atrace output (no TRACE: marker), ftrace text, "
@@ -469,6 +476,38 @@ static enum st_err finish(struct ff *f)
     return tw_end(f->w);
 }
 
+static int mtrace_out(void *ctx, const void *p, size_t n)
+{
+    return tw_write(ctx, p, n) != ST_OK;
+}
+
+/* Method traces are read by their own reader (twice, by path): their
+ * calls become a trace-event JSON part the viewer's JSON importer shows
+ * as slices per thread. */
+static enum st_err method_trace(const char *path, struct tracewriter *w,
+                                struct ff_result *res)
+{
+    res->kind = FF_METHODTRACE;
+    res->parts = 1;
+    enum st_err e = tw_begin(w, "traceEvents");
+    if (e)
+        return e;
+    e = mtrace_to_trace_events(path, NULL, mtrace_out, w, res->detail, sizeof(res->detail));
+    if (e == ST_ETRUNCATED)
+        res->truncated = 1;
+    if (e && e != ST_ETRUNCATED)
+        return e;
+    enum st_err e2 = tw_end(w);
+    return e2 ? e2 : e;
+}
+
+static int is_method_trace(int fd)
+{
+    unsigned char head[64];
+    ssize_t n = pread(fd, head, sizeof(head), 0);
+    return n > 0 && mtrace_detect(head, (size_t)n);
+}
+
 enum st_err fromfile_convert(const char *path, struct tracewriter *w,
                              struct ff_result *res)
 {
@@ -482,12 +521,16 @@ enum st_err fromfile_convert(const char *path, struct tracewriter *w,
     dynbuf_init(&f.bhead, BLOCK_HEAD);
     int fd;
     enum st_err e = open_input(path, &fd, res);
-    if (!e) {
+    int method = !e && is_method_trace(fd);
+    if (!e && method) {
+        close(fd);
+        e = method_trace(path, w, res);
+    } else if (!e) {
         e = read_all(&f, fd);
         close(fd);
+        if (!e)
+            e = finish(&f);
     }
-    if (!e)
-        e = finish(&f);
     if (!e && res->truncated)
         e = ST_ETRUNCATED;
     if (f.gz_init)

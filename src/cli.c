@@ -35,6 +35,8 @@ int cli_main(int argc, char **argv)
     } else if (o.show_version) {
         printf("systrace %s\n", SYSTRACE_VERSION);
         rc = EXIT_OK;
+    } else if (o.method_profile || o.call_graph || o.method_json) {
+        rc = cmd_method(&o);
     } else if (o.from_file) {
         rc = cmd_from_file(&o);
     } else {

@@ -8,6 +8,9 @@
 /* --from-file: convert a saved trace. */
 int cmd_from_file(const struct st_options *o);
 
+/* --method-profile, --call-graph, --method-json on a .trace file. */
+int cmd_method(const struct st_options *o);
+
 /* Live capture (or -l) on the chosen target. */
 int cmd_live(const struct st_options *o);
 

@@ -11,7 +11,8 @@
 enum {
     OPT_TARGET = 256, OPT_TIMEOUT, OPT_COLL_TIMEOUT, OPT_ATRACE_CATS, OPT_NO_COMPRESS,
     OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_LINK_ASSETS, OPT_ASSET_DIR,
-    OPT_VERSION,
+    OPT_VERSION, OPT_MPROFILE, OPT_MFORMAT, OPT_MCLOCK, OPT_CALLGRAPH, OPT_CGTHRESH,
+    OPT_MJSON,
 };
 
 static const struct option longopts[] = {
@@ -35,6 +36,12 @@ static const struct option longopts[] = {
     {"link-assets", no_argument, NULL, OPT_LINK_ASSETS},
     {"asset-dir", required_argument, NULL, OPT_ASSET_DIR},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"method-profile", required_argument, NULL, OPT_MPROFILE},
+    {"method-profile-format", required_argument, NULL, OPT_MFORMAT},
+    {"method-clock", required_argument, NULL, OPT_MCLOCK},
+    {"call-graph", required_argument, NULL, OPT_CALLGRAPH},
+    {"call-graph-threshold", required_argument, NULL, OPT_CGTHRESH},
+    {"method-json", required_argument, NULL, OPT_MJSON},
     {NULL, 0, NULL, 0},
 };
 
@@ -73,6 +80,22 @@ void options_usage(void)
 "  --from-file=FILE      convert a saved trace instead of tracing: atrace output\n"
 "                        (raw or -z), ftrace text, a systrace HTML page, JSON,\n"
 "                        any of them gzipped; detected by content\n"
+"\n"
+"Method traces (.trace files from Debug.startMethodTracing, am profile, Studio):\n"
+"  --from-file=X.trace   method calls as slices per thread on the timeline\n"
+"  --method-profile=X.trace\n"
+"                        print the profile dmtracedump prints (inclusive/exclusive\n"
+"                        time, calls, parents and children); -o FILE to save it\n"
+"  --method-profile-format=text|tsv\n"
+"  --method-clock=default|cpu|wall\n"
+"                        clock for profiles of dual-clock traces (default: the\n"
+"                        first column, as dmtracedump)\n"
+"  --call-graph=OUT.dot X.trace\n"
+"                        write the call graph (Graphviz) dmtracedump -g draws\n"
+"  --call-graph-threshold=PCT\n"
+"                        leave out methods under PCT% of the time (default 20)\n"
+"  --method-json=OUT X.trace\n"
+"                        write the method calls as trace-event JSON (- for stdout)\n"
 "\n"
 "Ftrace options (--target=linux):\n"
 "  --ftrace-categories=a,b\n"
@@ -172,6 +195,12 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_NO_COMPRESS: o->compress = 0; return 0;
     case OPT_FROM_FILE: o->from_file = arg; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
+    case OPT_MPROFILE: o->method_profile = arg; return 0;
+    case OPT_MFORMAT: o->method_profile_format = arg; return 0;
+    case OPT_MCLOCK: o->method_clock = arg; return 0;
+    case OPT_CALLGRAPH: o->call_graph = arg; return 0;
+    case OPT_CGTHRESH: o->call_graph_threshold = arg; return 0;
+    case OPT_MJSON: o->method_json = arg; return 0;
     case OPT_TARGET:
         if (!strcmp(arg, "android"))
             o->target = TARGET_ANDROID;
@@ -221,6 +250,8 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
         if (one_option(o, c, optarg, &atrace_cats, err, errlen))
             return 2;
     }
+    o->args = argv + optind;
+    o->nargs = optind < argc ? (size_t)(argc - optind) : 0;
     const char *from_opt = o->target == TARGET_LINUX ? o->ftrace_categories : atrace_cats;
     int rc;
     if (optind < argc)

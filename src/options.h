@@ -33,12 +33,21 @@ struct st_options {
     const char *viewer;         /* --viewer */
     const char *ftrace_categories;
     int quiet;                  /* -q: only errors */
+    /* method traces */
+    const char *method_profile;         /* --method-profile FILE */
+    const char *method_profile_format;  /* text|tsv */
+    const char *method_clock;           /* default|cpu|wall */
+    const char *call_graph;             /* --call-graph OUT.dot (input positional) */
+    const char *call_graph_threshold;   /* PCT */
+    const char *method_json;            /* --method-json OUT (input positional) */
     int show_help, show_version;
     /* categories: positional, or --atrace-categories / --ftrace-categories,
      * each possibly a comma list; joined and split on ',' when used */
     char **categories;
     size_t ncategories;
     char *catbuf;               /* owns the split strings */
+    char **args;                /* positional arguments as given */
+    size_t nargs;
 };
 
 /* Parse argv.  Returns 0, or 2 with a message in err (catapult's wording

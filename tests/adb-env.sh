@@ -97,3 +97,12 @@ sim_state() {
 sadb() {
     adb -s "$SIM_SERIAL" "$@"
 }
+
+# Until the systrace run whose stdout is out.txt has started tracing: its
+# "Starting tracing" line (printed once every agent started) and the
+# device's state agree.  Signals sent before that hit the start phase.
+wait_tracing() {
+    wait_for 20 grep -q "Starting tracing" out.txt &&
+        wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]" ||
+        fail "tracing never started"
+}

@@ -8,7 +8,7 @@ start_sim
 
 "$SYSTRACE" -o int.html -t 30 sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
-wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]"
+wait_tracing
 kill -INT $pid; wait $pid; rc=$?
 [ $rc -eq 0 ] || { cat err.txt; fail "Ctrl-C: exit $rc"; }
 assert_contains out.txt "Interrupted: stopping the trace early"
@@ -17,7 +17,7 @@ trace_block int.html 2 | grep -q sched_switch || fail "Ctrl-C: trace not written
 
 "$SYSTRACE" -o term.html -t 30 sched >out.txt 2>err.txt </dev/null &
 pid=$!
-wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]"
+wait_tracing
 kill -TERM $pid; wait $pid; rc=$?
 [ $rc -eq 143 ] || { cat err.txt; fail "SIGTERM: exit $rc"; }
 [ "$(sim_state tracing_on)" = 0 ] || fail "SIGTERM left the device tracing"

@@ -26,7 +26,7 @@ assert_contains out.txt "Starting tracing (stop with enter)"
 start_sim --size-mb 40 --rate 1000000
 "$SYSTRACE" -o twice.html -t 60 -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 pid=$!
-wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]" ||
+wait_tracing ||
     fail "tracing never started"
 kill -INT $pid
 wait_for 20 grep -q "Collecting output" out.txt || fail "collection never started"

@@ -289,7 +289,7 @@ static void build_actors(struct tracegen *g)
         }
     }
     for (int c = 0; c < NCPU; c++) {
-        char comm[16];
+        char comm[24];
         snprintf(comm, sizeof(comm), "swapper/%d", c);
         actor_init(&g->idle[c], 0, 0, "", 120, "<idle>");
         /* the idle task's comm differs per CPU: rebuild its fragments */
@@ -654,6 +654,9 @@ struct tracegen *tracegen_new(const struct tracegen_cfg *cfg)
         g->est_lines = cfg->target_bytes / 110;
     else
         g->est_lines = span / (g->dt_mean ? g->dt_mean : 1) * 6 / 5;
+    if (cfg->max_bytes && !cfg->target_bytes &&
+        g->est_lines > cfg->max_bytes / 110)
+        g->est_lines = cfg->max_bytes / 110;
     g->est_lines += (cfg->atrace_pid ? 2 : 0) + cfg->nmarkers;
     for (int c = 0; c < NCPU; c++) {
         g->start_at[c] = g->cfg.begin_ns + span / 10 * (uint64_t)c;
@@ -686,7 +689,8 @@ size_t tracegen_read(struct tracegen *g, char *buf, size_t cap)
     }
     while (g->phase == 2 && (size_t)(o.end - o.p) >= STEP_ROOM) {
         advance(g);
-        if (g->t >= g->cfg.end_ns) {
+        if (g->t >= g->cfg.end_ns ||
+            (g->cfg.max_bytes && g->bytes >= g->cfg.max_bytes)) {
             g->phase = 3;
             break;
         }

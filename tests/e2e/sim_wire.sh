@@ -5,7 +5,9 @@
 . "$TOP/tests/lib.sh"
 [ -x "$ADBSIM" ] || skip "adbsim not built"
 
-run_sim() {   # dir, options...
+# run_sim DIR OPTIONS...: start a simulator (in this shell, so that
+# track_pid sees it) and set PORT.
+run_sim() {
     d=$1; shift
     mkdir -p "$d"
     "$ADBSIM" --port 0 --port-file "$d/port" --fs-dir "$d/fs" "$@" \
@@ -13,11 +15,13 @@ run_sim() {   # dir, options...
     track_pid $!
     i=0
     while [ ! -s "$d/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-    cat "$d/port"
+    PORT=$(cat "$d/port")
 }
 
-P1=$(run_sim "$T/s1" --size-mb 3)
-P2=$(run_sim "$T/s2" --old-protocol)
+run_sim "$T/s1" --size-mb 3
+P1=$PORT
+run_sim "$T/s2" --old-protocol
+P2=$PORT
 
 python3 - "$P1" "$P2" <<'PYEOF' || fail "wire checks"
 import socket, struct, sys

@@ -96,7 +96,8 @@ static int cmp_u32(const void *a, const void *b)
 
 void mt_threads_sort(struct mt_threads *ts)
 {
-    qsort(ts->ids, ts->n, sizeof(*ts->ids), cmp_u32);
+    if (ts->n)      /* qsort's base may not be NULL, even for 0 items */
+        qsort(ts->ids, ts->n, sizeof(*ts->ids), cmp_u32);
 }
 
 static int64_t unwrap(int64_t ref, uint32_t v)

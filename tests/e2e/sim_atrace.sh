@@ -86,4 +86,27 @@ python3 "$TOP/tests/tools/ftrace_check.py" dump2.txt >dump2.json ||
     fail "async_dump trace"
 grep -q '"sched_switch"' dump2.json || fail "async_dump has no sched events"
 assert_contains "$SIM_LOG" "run atrace -z -t 1 -b 4096 gfx view sched freq idle --async_start"
+
+# --trace-file: the dump is that text, byte for byte (compressed or not).
+cat >given.txt <<'TXT'
+# tracer: nop
+#
+           <...>-19161 (-----) [001] ...1 683201.354908: tracing_mark_write: B|19161|given
+           <...>-19161 (-----) [001] ...1 683201.354926: tracing_mark_write: E|19161
+TXT
+if [ -n "${CORPUS:-}" ] && [ -f "$CORPUS/atrace/systrace_test_data/decompressed_atrace_data.txt" ]; then
+    cp "$CORPUS/atrace/systrace_test_data/decompressed_atrace_data.txt" given.txt
+fi
+start_sim --trace-file "$T/given.txt"
+sadb shell atrace -z sched --async_start >/dev/null
+sadb exec-out atrace -z sched --async_stop >given.z
+python3 - given.z given.txt <<'PYEOF' || fail "--trace-file dump differs"
+import sys, zlib
+d = open(sys.argv[1], 'rb').read()
+assert d.startswith(b' done\nTRACE:\n'), d[:20]
+assert zlib.decompress(d[13:]) == open(sys.argv[2], 'rb').read()
+PYEOF
+sadb exec-out atrace sched --async_dump >given.raw
+tail -c +14 given.raw | cmp - given.txt || fail "uncompressed --trace-file dump"
 exit 0
+

@@ -12,6 +12,12 @@ cases = [
     # (command, status, stdout, stderr substring)
     ('echo hi', 0, 'hi\n', ''),
     ('echo -n hi', 0, 'hi', ''),
+    ("echo 'a\\tb\\nc'", 0, 'a\tb\nc\n', ''),
+    ("echo -E 'a\\nb'", 0, 'a\\nb\n', ''),
+    ("echo 'a\\cb'; echo d", 0, 'ad\n', ''),
+    # devil's PersistentShell handshake
+    ('echo StArT_M; ( echo\n ); echo \\\\nDoNe_M$?', 0,
+     'StArT_M\n\n\nDoNe_M0\n', ''),
     ("echo 'a  b' \"c  d\" e\\ f", 0, 'a  b c  d e f\n', ''),
     ('echo "x$?y"', 0, 'x0y\n', ''),
     ("echo '$?'", 0, '$?\n', ''),

@@ -87,11 +87,12 @@ static int echo_escapes(struct dynbuf *b, const char *s)
     return 0;
 }
 
-/* echo [-n] [-e] [-E] ARGS...: one write, so a trace_marker gets one
- * event per echo. */
+/* echo [-n] [-e] [-E] ARGS...: mksh's builtin, which interprets
+ * backslash sequences unless -E (devil relies on "echo \\nDoNe_M$?").
+ * One write, so a trace_marker gets one event per echo. */
 static int cmd_echo(struct sh_cmd *c)
 {
-    int i = 1, newline = 1, esc = 0;
+    int i = 1, newline = 1, esc = 1;
     for (; i < c->argc && c->argv[i][0] == '-' && c->argv[i][1]; i++) {
         const char *f = c->argv[i] + 1;
         if (strspn(f, "neE") != strlen(f))

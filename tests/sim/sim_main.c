@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -224,6 +225,8 @@ static void accept_one(struct sim_device *dev, int lfd)
     if (fd < 0)
         return;
     fcntl(fd, F_SETFD, FD_CLOEXEC);
+    int one = 1;    /* adbd disables Nagle too: small packets go at once */
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     struct accepted *a = malloc(sizeof(*a));
     pthread_attr_t attr;
     pthread_t t;

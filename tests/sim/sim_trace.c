@@ -352,6 +352,10 @@ static struct sim_reader *open_trace_text(struct sim_device *dev)
     cfg.end_ns = t->on ? sim_now_ns() : t->t_end;
     cfg.has_window = t->buffered;
     cfg.groups = sim_category_groups(t->cats);
+    /* Without a size target the text is bounded by the kernel buffer:
+     * about 3 bytes of text per buffer byte, 4 CPUs. */
+    if (!dev->opt.size_mb)
+        cfg.max_bytes = (uint64_t)t->buffer_kb * 1024u * 4u * 3u;
     cfg.atrace_pid = t->atrace_pid;
     cfg.sync_ns = t->sync_ns;
     cfg.sync_realtime_ms = t->sync_rt_ms;

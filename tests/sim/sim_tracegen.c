@@ -17,6 +17,7 @@
  */
 #include "sim_tracegen.h"
 #include "sim_ps.h"
+#include "sim_roles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,69 +28,6 @@
 #define MAX_DEPTH 4
 #define STEP_ROOM 2048      /* the most one step can print */
 
-struct slices {
-    enum sim_role role;
-    const char *cat;
-    const char *const *names;
-    const char *counter;        /* NULL: none; "" : VSYNC-<comm> */
-    const char *async;
-};
-
-static const char *const n_sf[] = {"onMessageReceived", "handleMessageRefresh",
-    "composite", "handleTransaction", "latchBuffers", "commit", NULL};
-static const char *const n_re[] = {"REThreaded::drawLayers", "drawLayers",
-    "flush", "waitFence", NULL};
-static const char *const n_view[] = {"Choreographer#doFrame", "traversal",
-    "measure", "layout", "draw", "Record View#draw()", "animation", NULL};
-static const char *const n_input[] = {"deliverInputEvent", "input",
-    "processInputEvent", NULL};
-static const char *const n_am[] = {"activityStart", "activityResume",
-    "bindApplication", "updateOomAdj", "startProcess", NULL};
-static const char *const n_res[] = {"Theme::ApplyStyle", "AssetManager::GetBag",
-    "ResourcesImpl#loadDrawable", NULL};
-static const char *const n_render[] = {"DrawFrame", "syncFrameState",
-    "flush commands", "queueBuffer", "dequeueBuffer",
-    "eglSwapBuffersWithDamageKHR", NULL};
-static const char *const n_gc[] = {"HeapTaskDaemon", "concurrent copying GC",
-    "ProcessMarkStack", "Sweep", NULL};
-static const char *const n_wm[] = {"performSurfacePlacement",
-    "applySurfaceChanges", "WindowAnimator", "closeSurfaceTransaction", NULL};
-static const char *const n_dispatch[] = {"dispatchMotionLocked",
-    "processEventsLocked", "notifyMotion", NULL};
-static const char *const n_aidl[] = {
-    "AIDL::java::IActivityManager::getRunningAppProcesses::server",
-    "AIDL::java::IPackageManager::getPackageInfo::server", NULL};
-static const char *const n_binder_other[] = {"binder transaction",
-    "HIDL::IComposerClient::executeCommands_2_4::server", NULL};
-static const char *const n_audio[] = {"AudioFlinger::threadLoop", "mix",
-    "write", NULL};
-static const char *const n_ss[] = {"SystemServer:startBootPhase",
-    "PowerManagerService.updatePowerState", NULL};
-
-static const struct slices slice_table[] = {
-    {ROLE_SF, "gfx", n_sf, "HW_VSYNC_0", NULL},
-    {ROLE_SF_VSYNC, "gfx", NULL, "", NULL},
-    {ROLE_RENDER_ENGINE, "gfx", n_re, NULL, NULL},
-    {ROLE_UI, "view", n_view, NULL, NULL},
-    {ROLE_UI, "input", n_input, NULL, "deliverInputEvent"},
-    {ROLE_UI, "am", n_am, NULL, NULL},
-    {ROLE_UI, "res", n_res, NULL, NULL},
-    {ROLE_UI, "webview", n_view, NULL, NULL},
-    {ROLE_RENDER, "gfx", n_render, NULL, NULL},
-    {ROLE_RENDER, "view", n_render, NULL, NULL},
-    {ROLE_GC, "dalvik", n_gc, NULL, NULL},
-    {ROLE_AM, "am", n_am, NULL, "launching: com.android.launcher3"},
-    {ROLE_AM, "ss", n_ss, NULL, NULL},
-    {ROLE_AM, "pm", n_am, NULL, NULL},
-    {ROLE_AM, "power", n_ss, NULL, NULL},
-    {ROLE_WM, "wm", n_wm, NULL, NULL},
-    {ROLE_INPUT, "input", n_dispatch, "iq", NULL},
-    {ROLE_BINDER, "aidl", n_aidl, NULL, NULL},
-    {ROLE_BINDER, "*", n_binder_other, NULL, NULL},
-    {ROLE_AUDIO, "audio", n_audio, "framesReady", NULL},
-    {ROLE_AUDIO, "hal", n_binder_other, NULL, NULL},
-};
-
 struct actor {
     int pid, tid, prio;
     enum sim_role role;
@@ -98,10 +36,10 @@ struct actor {
     size_t task_len;
     char prev[112], next[96], wake[96];
     size_t prev_len, next_len, wake_len;
-    const char *names[48];
+    const char *names[SIM_MARKS_MAX];
     size_t nnames;
     const char *counter;
-    char counter_buf[24];
+    char counter_buf[SIM_COUNTER_LEN];
     const char *async;
     int running;
     int depth;
@@ -204,52 +142,15 @@ static void head(struct tracegen *g, struct out *o, const struct actor *a,
 
 /* Actors. */
 
-static int tag_enabled(const struct tracegen *g, const char *cat)
-{
-    for (const char *const *t = g->cfg.tags; t && *t; t++)
-        if (!strcmp(*t, cat))
-            return 1;
-    return 0;
-}
-
-/* Userspace tags no role claims explicitly go to binder threads. */
-static int unclaimed_tag(const struct tracegen *g)
-{
-    for (const char *const *t = g->cfg.tags; t && *t; t++) {
-        int claimed = 0;
-        for (size_t i = 0; i < sizeof(slice_table) / sizeof(slice_table[0]);
-             i++)
-            if (!strcmp(slice_table[i].cat, *t))
-                claimed = 1;
-        if (!claimed)
-            return 1;
-    }
-    return 0;
-}
-
 static void actor_slices(struct tracegen *g, struct actor *a)
 {
-    for (size_t i = 0; i < sizeof(slice_table) / sizeof(slice_table[0]); i++) {
-        const struct slices *s = &slice_table[i];
-        if (s->role != a->role)
-            continue;
-        if (!strcmp(s->cat, "*") ? !unclaimed_tag(g) : !tag_enabled(g, s->cat))
-            continue;
-        for (const char *const *n = s->names; n && *n; n++)
-            if (a->nnames < sizeof(a->names) / sizeof(a->names[0]))
-                a->names[a->nnames++] = *n;
-        if (s->counter && !a->counter) {
-            if (*s->counter) {
-                a->counter = s->counter;
-            } else {
-                snprintf(a->counter_buf, sizeof(a->counter_buf), "VSYNC-%s",
-                         a->comm);
-                a->counter = a->counter_buf;
-            }
-        }
-        if (s->async && !a->async)
-            a->async = s->async;
-    }
+    struct sim_marks m;
+    sim_role_marks(a->role, a->comm, g->cfg.tags, &m);
+    a->nnames = m.nnames;
+    memcpy(a->names, m.names, m.nnames * sizeof(m.names[0]));
+    memcpy(a->counter_buf, m.counter_buf, sizeof(a->counter_buf));
+    a->counter = m.counter == m.counter_buf ? a->counter_buf : m.counter;
+    a->async = m.async;
 }
 
 static void actor_init(struct actor *a, int pid, int tid, const char *comm,
@@ -289,8 +190,8 @@ static void build_actors(struct tracegen *g)
         }
     }
     for (int c = 0; c < NCPU; c++) {
-        char comm[16];
-        snprintf(comm, sizeof(comm), "swapper/%u", (unsigned)c & 0xff);
+        char comm[24];
+        snprintf(comm, sizeof(comm), "swapper/%d", c);
         actor_init(&g->idle[c], 0, 0, "", 120, "<idle>");
         /* the idle task's comm differs per CPU: rebuild its fragments */
         int n = snprintf(g->idle[c].prev, sizeof(g->idle[c].prev),
@@ -654,6 +555,9 @@ struct tracegen *tracegen_new(const struct tracegen_cfg *cfg)
         g->est_lines = cfg->target_bytes / 110;
     else
         g->est_lines = span / (g->dt_mean ? g->dt_mean : 1) * 6 / 5;
+    if (cfg->max_bytes && !cfg->target_bytes &&
+        g->est_lines > cfg->max_bytes / 110)
+        g->est_lines = cfg->max_bytes / 110;
     g->est_lines += (cfg->atrace_pid ? 2 : 0) + cfg->nmarkers;
     for (int c = 0; c < NCPU; c++) {
         g->start_at[c] = g->cfg.begin_ns + span / 10 * (uint64_t)c;
@@ -686,7 +590,8 @@ size_t tracegen_read(struct tracegen *g, char *buf, size_t cap)
     }
     while (g->phase == 2 && (size_t)(o.end - o.p) >= STEP_ROOM) {
         advance(g);
-        if (g->t >= g->cfg.end_ns) {
+        if (g->t >= g->cfg.end_ns ||
+            (g->cfg.max_bytes && g->bytes >= g->cfg.max_bytes)) {
             g->phase = 3;
             break;
         }

@@ -32,6 +32,8 @@ struct tracegen_cfg {
     unsigned groups;            /* GEN_* */
     const char *const *tags;    /* enabled userspace categories, NULL-ended */
     uint64_t target_bytes;      /* 0: follow event_rate */
+    uint64_t max_bytes;         /* 0: unlimited; else a full buffer drops
+                                 * later events (overwrite off) */
     unsigned event_rate;        /* scheduler steps per second */
     int overflow;               /* circular-buffer overrun markers */
     uint32_t seed;

@@ -1,8 +1,9 @@
 /*
- * Small helpers shared by the simulator modules: sinks, the command log,
- * clocks, cancellable sleeps, strict number parsing, pid allocation.
+ * Small helpers shared by the simulator modules: sinks and readers, the
+ * command log, clocks, cancellable sleeps, strict number parsing, pids.
  */
 #include "sim.h"
+#include "sim_fs.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -124,4 +125,79 @@ int sim_alloc_pid(struct sim_device *dev)
         dev->next_pid = 5000;
     pthread_mutex_unlock(&dev->lock);
     return pid;
+}
+
+/* Generic readers and sinks. */
+
+struct mem_reader {
+    struct sim_reader base;
+    size_t len, off;
+    char data[];
+};
+
+static long mem_read(struct sim_reader *r, void *p, size_t n)
+{
+    struct mem_reader *m = (struct mem_reader *)r;
+    size_t k = m->len - m->off;
+    if (k > n)
+        k = n;
+    memcpy(p, m->data + m->off, k);
+    m->off += k;
+    return (long)k;
+}
+
+static void mem_close(struct sim_reader *r)
+{
+    free(r);
+}
+
+struct sim_reader *sim_reader_mem(const void *p, size_t n)
+{
+    struct mem_reader *m = malloc(sizeof(*m) + n + 1);
+    if (!m)
+        return NULL;
+    m->base.read = mem_read;
+    m->base.close = mem_close;
+    m->len = n;
+    m->off = 0;
+    if (n)
+        memcpy(m->data, p, n);
+    return &m->base;
+}
+
+struct collect_sink {
+    struct sim_sink base;
+    struct dynbuf buf;
+    void (*done)(void *, const char *, size_t);
+    void *arg;
+};
+
+static int collect_write(struct sim_sink *k, const void *p, size_t n)
+{
+    struct collect_sink *c = (struct collect_sink *)k;
+    return dynbuf_add(&c->buf, p, n) ? -1 : 0;
+}
+
+static int collect_close(struct sim_sink *k)
+{
+    struct collect_sink *c = (struct collect_sink *)k;
+    c->done(c->arg, dynbuf_str(&c->buf), c->buf.len);
+    dynbuf_free(&c->buf);
+    free(c);
+    return 0;
+}
+
+struct sim_sink *sim_sink_collect(size_t max,
+                                  void (*done)(void *, const char *, size_t),
+                                  void *arg)
+{
+    struct collect_sink *c = malloc(sizeof(*c));
+    if (!c)
+        return NULL;
+    c->base.write = collect_write;
+    c->base.close = collect_close;
+    dynbuf_init(&c->buf, max);
+    c->done = done;
+    c->arg = arg;
+    return &c->base;
 }

@@ -380,7 +380,7 @@ int sim_vfs_open_write(struct sim_fs *fs, const struct sim_vnode *vn, int pid,
         return 0;
     }
     if (vn->kind == SIM_V_NONE)
-        return fs && vn ? -ENOENT : -EINVAL;
+        return -ENOENT;
     if (vn->kind == SIM_V_DIR)
         return -EISDIR;
     if (vn->id == VID_TRACE_FILE)

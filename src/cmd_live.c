@@ -38,6 +38,25 @@ static int fail_msg(const char *who, const char *what)
     return EXIT_ERROR;
 }
 
+static void auth_note(void *ctx, const char *msg)
+{
+    struct live *l = ctx;
+    l->c.ui.warn(l->c.ui.ctx, "%s", msg);
+}
+
+/* No adb server (or --transport direct): talk to adbd over TCP or USB. */
+static int connect_direct(struct live *l)
+{
+    adb_client_set_auth_notify(l->client, auth_note, l);
+    if (adb_device_open_direct(l->client, l->o->serial, &l->dev))
+        return fail_msg("adb (direct)", adb_client_error(l->client));
+    l->c.dev = l->dev;
+    l->c.serial = adb_device_info(l->dev)->serial;
+    if (device_probe(&l->c))
+        return fail_msg(l->c.serial, dynbuf_str(&l->c.err));
+    return EXIT_OK;
+}
+
 static int connect_device(struct live *l)
 {
     const struct st_options *o = l->o;
@@ -49,8 +68,13 @@ static int connect_device(struct live *l)
     adb_client_set_timeout(l->client, o->timeout_s > 0 ? o->timeout_s * 1000
                                                        : ADB_DEFAULT_TIMEOUT_MS);
     adb_client_set_cancel_fd(l->client, l->sigfd);
+    if (o->transport == TRANSPORT_DIRECT)
+        return connect_direct(l);
     unsigned version = 0;
-    if (adb_server_version(l->client, &version))
+    enum st_err e = adb_server_version(l->client, &version);
+    if (e == ST_ECONNECT && o->transport == TRANSPORT_AUTO)
+        return connect_direct(l);
+    if (e)
         return fail_msg("adb server", adb_client_error(l->client));
     if (version != TESTED_SERVER_VERSION)
         l->c.ui.warn(l->c.ui.ctx, "adb server version %u differs from %u, the version "

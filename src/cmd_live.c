@@ -44,12 +44,18 @@ static void auth_note(void *ctx, const char *msg)
     l->c.ui.warn(l->c.ui.ctx, "%s", msg);
 }
 
-/* No adb server (or --transport direct): talk to adbd over TCP or USB. */
-static int connect_direct(struct live *l)
+/* No adb server (or --transport direct): talk to adbd over TCP or USB.
+ * server_err: why the server was not used (auto), for the message. */
+static int connect_direct(struct live *l, const char *server_err)
 {
     adb_client_set_auth_notify(l->client, auth_note, l);
-    if (adb_device_open_direct(l->client, l->o->serial, &l->dev))
-        return fail_msg("adb (direct)", adb_client_error(l->client));
+    if (adb_device_open_direct(l->client, l->o->serial, &l->dev)) {
+        if (!server_err)
+            return fail_msg("adb (direct)", adb_client_error(l->client));
+        fprintf(stderr, "systrace: adb: %s\nsystrace: adb (direct, without a server): %s\n",
+                server_err, adb_client_error(l->client));
+        return EXIT_ERROR;
+    }
     l->c.dev = l->dev;
     l->c.serial = adb_device_info(l->dev)->serial;
     if (device_probe(&l->c))
@@ -69,11 +75,14 @@ static int connect_device(struct live *l)
                                                        : ADB_DEFAULT_TIMEOUT_MS);
     adb_client_set_cancel_fd(l->client, l->sigfd);
     if (o->transport == TRANSPORT_DIRECT)
-        return connect_direct(l);
+        return connect_direct(l, NULL);
     unsigned version = 0;
     enum st_err e = adb_server_version(l->client, &version);
-    if (e == ST_ECONNECT && o->transport == TRANSPORT_AUTO)
-        return connect_direct(l);
+    if (e == ST_ECONNECT && o->transport == TRANSPORT_AUTO) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", adb_client_error(l->client));
+        return connect_direct(l, why);
+    }
     if (e)
         return fail_msg("adb server", adb_client_error(l->client));
     if (version != TESTED_SERVER_VERSION)

@@ -1,11 +1,11 @@
 /*
  * Native ADB client: the one public header of the adb/ library.
  *
- * Talks to Android devices without the adb binary.  Today one path exists:
- * the adb server's smart socket (docs/adb-client.md, protocol notes in
- * reference/adb-protocol.md sections a and b).  Direct TCP/USB transports
- * plug in later behind the same struct adb_device / struct adb_stream, so
- * code written against this header does not change.
+ * Talks to Android devices without the adb binary, through the adb
+ * server's smart socket (docs/adb-client.md, protocol notes in
+ * reference/adb-protocol.md sections a and b) or directly to adbd over
+ * TCP or USB (docs/direct-transport.md, sections c-e), behind the same
+ * struct adb_device / struct adb_stream.
  *
  * Rules: nothing here prints (except SYSTRACE_DEBUG=adb logging) or exits.
  * Calls return enum st_err (src/error.h); the object that failed keeps a
@@ -127,6 +127,34 @@ const char *adb_device_features(const struct adb_device *d);
 void adb_device_set_timeout(struct adb_device *d, int timeout_ms);
 void adb_device_set_cancel_fd(struct adb_device *d, int fd);
 const char *adb_device_error(const struct adb_device *d);
+
+/* ---- direct transports (no adb server; docs/direct-transport.md) ------- */
+
+enum adb_transport {
+    ADB_TRANSPORT_AUTO,     /* the server when one answers, else direct */
+    ADB_TRANSPORT_SERVER,
+    ADB_TRANSPORT_DIRECT,
+};
+/* "auto", "server", "direct"; ST_EINVAL otherwise. */
+enum st_err adb_transport_parse(const char *s, enum adb_transport *t);
+
+/* Talk to adbd itself: serial "HOST:PORT" (or "emulator-N") over TCP,
+ * anything else (or NULL: the only one) over USB through libusb.
+ * Authenticates with ~/.android/adbkey (created like adb does when
+ * missing) and $ADB_VENDOR_KEYS; when the device refuses every key, the
+ * public key is offered, the notify callback is told to ask the user to
+ * accept the prompt, and the call waits up to the auth wait.  Errors
+ * (detail in the client): ST_ECONNECT, ST_EUNAUTH, ST_ENODEVICE,
+ * ST_EMULTIDEV, ST_ENOENT, ST_EPERM (udev), ST_EDEVICE (USB interface
+ * held by another program such as the adb server), ST_EUNSUPPORTED. */
+enum st_err adb_device_open_direct(struct adb_client *c, const char *serial,
+                                   struct adb_device **out);
+/* Called (from the opening thread) with a one-line message for the user. */
+void adb_client_set_auth_notify(struct adb_client *c,
+                                void (*notify)(void *ctx, const char *msg),
+                                void *ctx);
+/* How long to wait for the user to accept the key (<= 0: 60 s). */
+void adb_client_set_auth_wait(struct adb_client *c, int ms);
 
 /* ---- raw streams to one device service --------------------------------- */
 

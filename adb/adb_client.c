@@ -16,6 +16,9 @@ struct adb_client {
     struct adb_addr addr;
     struct adb_io io;
     char addr_text[300];
+    void (*auth_notify)(void *ctx, const char *msg);
+    void *auth_ctx;
+    int auth_wait_ms;
     char err[ADB_ERRLEN];
 };
 
@@ -74,6 +77,29 @@ void adb_client_set_timeout(struct adb_client *c, int timeout_ms)
 void adb_client_set_cancel_fd(struct adb_client *c, int fd)
 {
     c->io.cancel_fd = fd;
+}
+
+void adb_client_set_auth_notify(struct adb_client *c,
+                                void (*notify)(void *ctx, const char *msg),
+                                void *ctx)
+{
+    c->auth_notify = notify;
+    c->auth_ctx = ctx;
+}
+
+void adb_client_set_auth_wait(struct adb_client *c, int ms)
+{
+    c->auth_wait_ms = ms;
+}
+
+void adb_client_direct_params(struct adb_client *c, struct adb_direct_params *p)
+{
+    p->io = c->io;
+    p->notify = c->auth_notify;
+    p->ctx = c->auth_ctx;
+    p->wait_ms = c->auth_wait_ms;
+    p->err = c->err;
+    p->errlen = sizeof c->err;
 }
 
 const char *adb_client_error(const struct adb_client *c)

@@ -161,6 +161,17 @@ enum st_err adb_server_device_new(const struct adb_addr *addr,
                                   const struct adb_device_info *info,
                                   const char *features, struct adb_device **out);
 
+/* What a direct transport needs from the client (adb_client.c). */
+struct adb_direct_params {
+    struct adb_io io;
+    void (*notify)(void *ctx, const char *msg);
+    void *ctx;
+    int wait_ms;
+    char *err;              /* the client's detail buffer */
+    size_t errlen;
+};
+void adb_client_direct_params(struct adb_client *c, struct adb_direct_params *p);
+
 /* 1 if name is an element of the comma-separated list. */
 int adb_feature_in(const char *list, const char *name);
 /* Elements of a that are also in b, comma-separated (malloc'd). */

@@ -38,6 +38,31 @@ static int fail_msg(const char *who, const char *what)
     return EXIT_ERROR;
 }
 
+static void auth_note(void *ctx, const char *msg)
+{
+    struct live *l = ctx;
+    l->c.ui.warn(l->c.ui.ctx, "%s", msg);
+}
+
+/* No adb server (or --transport direct): talk to adbd over TCP or USB.
+ * server_err: why the server was not used (auto), for the message. */
+static int connect_direct(struct live *l, const char *server_err)
+{
+    adb_client_set_auth_notify(l->client, auth_note, l);
+    if (adb_device_open_direct(l->client, l->o->serial, &l->dev)) {
+        if (!server_err)
+            return fail_msg("adb (direct)", adb_client_error(l->client));
+        fprintf(stderr, "systrace: adb: %s\nsystrace: adb (direct, without a server): %s\n",
+                server_err, adb_client_error(l->client));
+        return EXIT_ERROR;
+    }
+    l->c.dev = l->dev;
+    l->c.serial = adb_device_info(l->dev)->serial;
+    if (device_probe(&l->c))
+        return fail_msg(l->c.serial, dynbuf_str(&l->c.err));
+    return EXIT_OK;
+}
+
 static int connect_device(struct live *l)
 {
     const struct st_options *o = l->o;
@@ -49,8 +74,16 @@ static int connect_device(struct live *l)
     adb_client_set_timeout(l->client, o->timeout_s > 0 ? o->timeout_s * 1000
                                                        : ADB_DEFAULT_TIMEOUT_MS);
     adb_client_set_cancel_fd(l->client, l->sigfd);
+    if (o->transport == TRANSPORT_DIRECT)
+        return connect_direct(l, NULL);
     unsigned version = 0;
-    if (adb_server_version(l->client, &version))
+    enum st_err e = adb_server_version(l->client, &version);
+    if (e == ST_ECONNECT && o->transport == TRANSPORT_AUTO) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", adb_client_error(l->client));
+        return connect_direct(l, why);
+    }
+    if (e)
         return fail_msg("adb server", adb_client_error(l->client));
     if (version != TESTED_SERVER_VERSION)
         l->c.ui.warn(l->c.ui.ctx, "adb server version %u differs from %u, the version "

@@ -10,7 +10,7 @@
 
 enum {
     OPT_TARGET = 256, OPT_TIMEOUT, OPT_COLL_TIMEOUT, OPT_ATRACE_CATS, OPT_NO_COMPRESS,
-    OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_LINK_ASSETS, OPT_ASSET_DIR,
+    OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_TRANSPORT, OPT_LINK_ASSETS, OPT_ASSET_DIR,
     OPT_VERSION, OPT_MPROFILE, OPT_MFORMAT, OPT_MCLOCK, OPT_CALLGRAPH, OPT_CGTHRESH,
     OPT_MJSON,
 };
@@ -33,6 +33,7 @@ static const struct option longopts[] = {
     {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
     {"from-file", required_argument, NULL, OPT_FROM_FILE},
     {"viewer", required_argument, NULL, OPT_VIEWER},
+    {"transport", required_argument, NULL, OPT_TRANSPORT},
     {"link-assets", no_argument, NULL, OPT_LINK_ASSETS},
     {"asset-dir", required_argument, NULL, OPT_ASSET_DIR},
     {"version", no_argument, NULL, OPT_VERSION},
@@ -61,7 +62,12 @@ void options_usage(void)
 "  -b N, --buf-size=N    per-CPU trace buffer size in KB\n"
 "  -j, --json            write catapult's JSON form instead of HTML\n"
 "  -e SERIAL, --serial=SERIAL\n"
-"                        device serial (default: $ANDROID_SERIAL, or the only device)\n"
+"                        device serial (default: $ANDROID_SERIAL, or the only device);\n"
+"                        with --transport direct: HOST:PORT (TCP) or a USB serial\n"
+"  --transport=auto|server|direct\n"
+"                        reach the device through the adb server, or directly over\n"
+"                        USB/TCP without one (default auto: the server when one\n"
+"                        answers, else direct)\n"
 "  -l, --list-categories list the categories the device offers\n"
 "  --target=android|linux\n"
 "                        trace an Android device (default) or this machine\n"
@@ -195,6 +201,18 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_NO_COMPRESS: o->compress = 0; return 0;
     case OPT_FROM_FILE: o->from_file = arg; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
+    case OPT_TRANSPORT:
+        if (!strcmp(arg, "auto"))
+            o->transport = TRANSPORT_AUTO;
+        else if (!strcmp(arg, "server"))
+            o->transport = TRANSPORT_SERVER;
+        else if (!strcmp(arg, "direct"))
+            o->transport = TRANSPORT_DIRECT;
+        else {
+            snprintf(err, errlen, "unknown transport '%s' (use auto, server or direct)", arg);
+            return 2;
+        }
+        return 0;
     case OPT_MPROFILE: o->method_profile = arg; return 0;
     case OPT_MFORMAT: o->method_profile_format = arg; return 0;
     case OPT_MCLOCK: o->method_clock = arg; return 0;

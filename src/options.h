@@ -15,6 +15,7 @@
     "memreclaim,res,sched,sync,view,webview,wm,workq"
 
 enum st_target { TARGET_ANDROID, TARGET_LINUX };
+enum st_transport { TRANSPORT_AUTO, TRANSPORT_SERVER, TRANSPORT_DIRECT };
 
 struct st_options {
     const char *output;         /* -o; NULL: derived */
@@ -23,6 +24,7 @@ struct st_options {
     int json;                   /* -j */
     const char *serial;         /* -e or $ANDROID_SERIAL */
     enum st_target target;
+    enum st_transport transport;    /* --transport; default auto */
     int timeout_s;              /* --timeout; -1: none */
     int collection_timeout_s;   /* --collection-timeout; -1: none */
     int list_categories;        /* -l */

@@ -44,6 +44,8 @@ struct sim_opts {
     const char *trace_file;
     const char *method_trace;
     const char *exec;           /* run one command locally, no network */
+    const char *auth_keys;      /* trusted public keys; NULL: no auth */
+    int auth_accept_ms;         /* -1: the prompt is never accepted */
 };
 
 /* Anything output can go to: a stream, a file, a special file, nothing.

@@ -60,6 +60,9 @@ static const char usage[] =
     "  --drop-markers        trace_marker writes succeed but never reach the trace\n"
     "  --trace-file F        serve the ftrace text in F instead\n"
     "  --method-trace F      am profile writes a copy of F\n"
+    "  --auth-keys F         require RSA auth; F lists trusted adbkey.pub lines\n"
+    "  --auth-accept MS      \"user taps Allow\" MS ms after a public key arrives\n"
+    "                        (the key is added to F); default: nobody taps\n"
     "  --exec CMD            run CMD in the device shell, print its output\n"
     "                        and exit with its status (no network)\n";
 
@@ -76,6 +79,7 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->sdk = 33;
+    o->auth_accept_ms = -1;
     o->event_rate = 20000;
     o->zlevel = 6;
     o->seed = 1;
@@ -102,6 +106,12 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             o->method_trace = v;
         } else if (!strcmp(a, "--exec")) {
             o->exec = v;
+        } else if (!strcmp(a, "--auth-keys")) {
+            o->auth_keys = v;
+        } else if (!strcmp(a, "--auth-accept")) {
+            if (opt_u64(a, v, &n) || n > 600000)
+                return -1;
+            o->auth_accept_ms = (int)n;
         } else if (!strcmp(a, "--hang-on")) {
             o->hang_on = v;
         } else if (!strcmp(a, "--sdk")) {

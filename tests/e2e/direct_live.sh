@@ -1,0 +1,23 @@
+# Live capture with no adb server at all: --transport auto finds nothing
+# at the server port and talks to the simulator over direct TCP, signing
+# the simulator's token with ~/.android/adbkey (already trusted).
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/adb-env.sh"
+. "$TOP/tests/direct-env.sh"
+no_server
+dtool keygen "$HOME/.android/adbkey" || fail keygen
+[ "$(stat -c %a "$HOME/.android/adbkey")" = 600 ] || fail "private key not mode 0600"
+cp "$HOME/.android/adbkey.pub" trusted
+dsim_start --auth-keys "$T/trusted"
+run_st 0 -e "$DSIM_SERIAL" -o trace.html -t 1 sched gfx
+assert_contains out.txt "Wrote trace HTML file"
+grep -qx "auth signature ok" "$DSIM_LOG" || fail "no verified signature"
+grep -q "auth pubkey" "$DSIM_LOG" && fail "public key sent although the key is trusted"
+grep -q "^run atrace -z -t 1 -b 4096 sched gfx --async_stop$" "$DSIM_LOG" || fail "no stop"
+trace_block trace.html 2 | grep -q sched_switch || fail "no sched events in the trace"
+[ "$(sed -n 's/^tracing_on=//p' "$DSIM_STATE")" = 0 ] || fail "device left tracing"
+# the same with --transport direct; --transport server has nothing to talk to
+run_st 0 --transport direct -e "$DSIM_SERIAL" -o t2.html -t 0 sched
+run_st 1 --transport server -e "$DSIM_SERIAL" -o t3.html -t 0 sched
+assert_contains err.txt "adb server"
+echo ok

@@ -53,6 +53,7 @@ start_adb_server() {
     export ANDROID_ADB_SERVER_PORT="$ADB_PORT"
     mkdir -p "$T/home"
     export HOME="$T/home"
+    export ADB_LOCAL_TRANSPORT_MAX_PORT=5554  # no scanning of 5555.. for strays
     adb -P "$ADB_PORT" nodaemon server >"$T/adb-server.log" 2>&1 &
     ADB_SERVER_PID=$!
     track_pid "$ADB_SERVER_PID"

@@ -105,12 +105,16 @@ struct align_result {
     double residual_us;     /* median absolute deviation of the pairs */
     size_t matched;         /* method calls paired with a B line */
     size_t calls;           /* method calls considered */
+    int unbounded;          /* found outside the estimate's window */
 };
 
 /* Refine est with the app's Trace-begin calls (tid, app µs) and the B
  * lines (tid, ftrace µs); both sets are sorted in place.  With basis
  * ALIGN_NONE every pair on a thread is a candidate (bounded).  Needs at
- * least min_matched pairs, else refined = 0 and offset = the estimate. */
+ * least min_matched pairs, else refined = 0 and offset = the estimate.
+ * When the window holds too few, the whole range is searched once and
+ * accepted if at least half the calls pair up (a clock the markers do
+ * not describe); matched then counts the failed windowed attempt as 0. */
 void align_refine(struct align_set *calls, struct align_set *begins,
                   const struct align_estimate *est, size_t min_matched,
                   struct align_result *out);

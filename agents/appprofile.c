@@ -376,9 +376,11 @@ static enum st_err align(struct appprofile *a, const struct mtrace_src *src, int
     *offset = r.offset_us;
     if (r.refined)
         c->ui.note(c->ui.ctx, "app profile aligned: offset %lld us, residual %.0f us from "
-                              "%zu matched sections (%s estimate corrected by %lld us)",
+                              "%zu matched sections (%s estimate corrected by %lld us%s)",
                    (long long)r.offset_us, r.residual_us, r.matched, basis_name(est.basis),
-                   (long long)r.correction_us);
+                   (long long)r.correction_us,
+                   r.unbounded ? ", far outside its error bound: the app's clock is not "
+                                 "the one the marker describes" : "");
     else if (est.basis != ALIGN_NONE)
         c->ui.note(c->ui.ctx, "app profile aligned by the %s clock-sync marker only: offset "
                               "%lld us (%s; %zu of %zu Trace.beginSection calls matched)",

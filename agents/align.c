@@ -241,6 +241,8 @@ void align_refine(struct align_set *calls, struct align_set *begins,
     if (min_matched < 1)
         min_matched = 1;
     size_t n = try_refine(calls, begins, est, d, &centre);
+    if (n * 5 < calls->n)
+        n = 0;      /* a fifth at least, or it may be chance */
     if (n < min_matched && est->basis != ALIGN_NONE) {
         /* the app's clock is not the one the marker knows (ART's 2023
          * timestamp counter): search everywhere, accept a clear majority */

@@ -111,7 +111,8 @@ struct align_result {
 /* Refine est with the app's Trace-begin calls (tid, app µs) and the B
  * lines (tid, ftrace µs); both sets are sorted in place.  With basis
  * ALIGN_NONE every pair on a thread is a candidate (bounded).  Needs at
- * least min_matched pairs, else refined = 0 and offset = the estimate.
+ * least min_matched pairs and a fifth of the calls (fewer may be chance),
+ * else refined = 0 and offset = the estimate.
  * When the window holds too few, the whole range is searched once and
  * accepted if at least half the calls pair up (a clock the markers do
  * not describe); matched then counts the failed windowed attempt as 0. */

@@ -131,6 +131,21 @@ static int am_failed(const struct adb_result *r)
            strstr(r->err, "Error") || strstr(r->err, "Exception");
 }
 
+/* The line that says why: the exception's message after am's
+ * "Exception occurred while executing 'profile':" line, else the first. */
+static void am_reason(const char *out, char *line, size_t n)
+{
+    const char *p = out, *best = out;
+    while (p && *p) {
+        if (!strncmp(p, "java.", 5) || !strncmp(p, "Error", 5))
+            best = p;
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    dev_first_line(best, line, n);
+}
+
 static enum st_err start(void *state)
 {
     struct appprofile *a = state;
@@ -156,7 +171,7 @@ static enum st_err start(void *state)
         return e;
     if (am_failed(&r)) {
         char line[256];
-        dev_first_line(r.err_len ? r.err : r.out, line, sizeof(line));
+        am_reason(r.err_len ? r.err : r.out, line, sizeof(line));
         adb_result_free(&r);
         return failf(c, ST_EDEVICE, "am profile start failed", line);
     }

@@ -48,7 +48,7 @@ print('matched', len(b), 'sections; worst |B - beginSection| =', worst, 'us; not
 PY
 if [ -d "$TOP/tests/browser/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then
     browser_check app.html --expect ok=true 'threadNames~main (methods)' \
-        'threadNames~RenderThread (methods)' 'sliceNames~Trace.beginSection' \
+        'threadNames~RenderThread (methods)' 'sliceNames~Main.frame' \
         'sliceNames~SimSection#1'
 fi
 echo ok

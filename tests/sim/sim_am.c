@@ -92,9 +92,11 @@ static const struct sim_thread *section_thread(const struct sim_proc *p, size_t 
     return &p->threads[p->nthreads > 1 && k % 3 == 2 ? 1 : 0];
 }
 
+/* Irregular spacing (0..2 ms of jitter), so that a wrong offset cannot
+ * line most sections up with others. */
 static uint64_t section_at(size_t k)
 {
-    return SECTION_FIRST_US + k * SECTION_PERIOD_US;
+    return SECTION_FIRST_US + k * SECTION_PERIOD_US + (k * k * 7919u + k * 104729u) % 2000u;
 }
 
 static uint64_t section_len(size_t k)

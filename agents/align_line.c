@@ -90,8 +90,15 @@ static int parse_task(const char *p, size_t end, int64_t *tid)
             seen_cpu = p[i] == '[' && p[e - 1] == ']';
             continue;
         }
-        if (p[i] == '(' && p[e - 1] == ')')
-            continue;   /* the TGID column */
+        if (p[e - 1] == ')') {
+            /* the TGID column, "(-----)" or padded "( 2502)" */
+            size_t lim = e > 16 ? e - 16 : 0;
+            while (i > lim && p[i] != '(')
+                i--;
+            if (p[i] != '(')
+                return -1;
+            continue;
+        }
         size_t d = e;
         while (d > i && is_digit(p[d - 1]))
             d--;

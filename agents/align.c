@@ -97,7 +97,7 @@ void align_estimate(const struct align_marks *m, int64_t start_us, struct align_
         out->window_us = 2000;
         return;
     }
-    if (!m->have_parent)
+    if (!m->have_parent || !(m->parent_s >= 0 && m->parent_s < 1e9))
         return;
     out->basis = ALIGN_PARENT_TS;
     out->offset_us = m->parent_line_us - (int64_t)(m->parent_s * 1e6 + 0.5);

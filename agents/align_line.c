@@ -144,7 +144,8 @@ static enum align_kind payload(const char *p, size_t n, struct align_line *out)
         num[i - a] = '\0';
         char *end;
         out->parent_s = strtod(num, &end);
-        return *end || out->parent_s < 0 ? ALIGN_L_OTHER : ALIGN_L_PARENT_TS;
+        return *end || !(out->parent_s >= 0 && out->parent_s < 1e9) ? ALIGN_L_OTHER
+                                                                    : ALIGN_L_PARENT_TS;
     }
     return ALIGN_L_OTHER;
 }

@@ -224,6 +224,21 @@ static size_t try_refine(const struct align_set *calls, const struct align_set *
     return pairs(calls, begins, *centre, d);
 }
 
+/* Median offset and residual of n pairs; 1 if they look real: enough
+ * pairs (a fifth of the calls at least) and a residual well inside the
+ * tolerance (pairs found by chance spread over all of it). */
+static int judge(int64_t *d, size_t n, size_t ncalls, size_t min_matched, int64_t *off,
+                 double *resid)
+{
+    if (!n || n < min_matched || n * 5 < ncalls)
+        return 0;
+    *off = median(d, n);
+    for (size_t i = 0; i < n; i++)
+        d[i] = llabs(d[i] - *off);
+    *resid = (double)median(d, n);
+    return *resid * 4 <= ALIGN_TOLERANCE_US;
+}
+
 void align_refine(struct align_set *calls, struct align_set *begins,
                   const struct align_estimate *est, size_t min_matched,
                   struct align_result *out)
@@ -241,24 +256,26 @@ void align_refine(struct align_set *calls, struct align_set *begins,
     if (min_matched < 1)
         min_matched = 1;
     size_t n = try_refine(calls, begins, est, d, &centre);
-    if (n * 5 < calls->n)
-        n = 0;      /* a fifth at least, or it may be chance */
-    if (n < min_matched && est->basis != ALIGN_NONE) {
+    int64_t off = 0;
+    double resid = 0;
+    int ok = judge(d, n, calls->n, min_matched, &off, &resid);
+    if (!ok && est->basis != ALIGN_NONE) {
         /* the app's clock is not the one the marker knows (ART's 2023
          * timestamp counter): search everywhere, accept a clear majority */
         struct align_estimate any = {ALIGN_NONE, 0, 0};
         size_t n2 = try_refine(calls, begins, &any, d, &centre);
-        out->unbounded = n2 >= min_matched && n2 * 2 >= calls->n;
-        n = out->unbounded ? n2 : n;
+        if (n2 * 2 >= calls->n && judge(d, n2, calls->n, min_matched, &off, &resid)) {
+            ok = out->unbounded = 1;
+            n = n2;
+        }
     }
-    if (n && n >= min_matched) {
-        int64_t off = median(d, n);
-        for (size_t i = 0; i < n; i++)
-            d[i] = llabs(d[i] - off);
-        out->residual_us = (double)median(d, n);
+    if (ok) {
+        out->residual_us = resid;
         out->offset_us = off;
         out->correction_us = off - est->offset_us;
         out->refined = 1;
+    } else {
+        n = 0;
     }
     out->matched = n;
     free(d);

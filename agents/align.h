@@ -111,8 +111,9 @@ struct align_result {
 /* Refine est with the app's Trace-begin calls (tid, app µs) and the B
  * lines (tid, ftrace µs); both sets are sorted in place.  With basis
  * ALIGN_NONE every pair on a thread is a candidate (bounded).  Needs at
- * least min_matched pairs and a fifth of the calls (fewer may be chance),
- * else refined = 0 and offset = the estimate.
+ * least min_matched pairs, a fifth of the calls, and a residual within a
+ * quarter of ALIGN_TOLERANCE_US (chance pairs spread over all of it),
+ * else refined = 0, matched = 0 and offset = the estimate.
  * When the window holds too few, the whole range is searched once and
  * accepted if at least half the calls pair up (a clock the markers do
  * not describe); matched then counts the failed windowed attempt as 0. */

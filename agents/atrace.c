@@ -362,7 +362,8 @@ static enum st_err collect(void *state, struct tracewriter *w)
     struct text_sink ts;
     tw_text_sink(w, &ts);
     struct repair_opts ro = {.tgids = m, .circular = 1, .add_header = 1,
-                             .watch = c->sync_written ? c->sync_id : NULL};
+                             .watch = c->sync_written ? c->sync_id : NULL,
+                             .observe = c->line_observer, .observe_ctx = c->observer_ctx};
     a->rep = repair_new(&ro, &ts);
     a->dec = a->rep ? decoder_new(DECODE_ATRACE, repair_write, a->rep) : NULL;
     if (!a->dec || (e = tw_begin(w, "systemTraceEvents"))) {

@@ -41,6 +41,10 @@ struct capture {
     char **argv;                /* the command line, for the controller part */
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
+    /* optional: sees every ftrace line the atrace agent collects (set by
+     * an agent at create time; agents/repair.h repair_opts.observe) */
+    void (*line_observer)(void *ctx, const char *line, size_t n);
+    void *observer_ctx;
     struct dynbuf err;
 };
 

@@ -77,6 +77,16 @@ struct mtrace_info {
     uint64_t warn_offset;   /* byte offset for TRUNCATED / FILL / TRAILING */
 };
 
+/* One slice begin or end as the trace-event writer emits it (for
+ * observers such as clock alignment): tid and ts exactly as written. */
+struct mtrace_slice {
+    char ph;                    /* 'B' or 'E' */
+    int synthetic;              /* open at start / still open at the end */
+    int64_t tid, ts;
+    uint32_t depth;             /* 1 = outermost frame */
+    const char *cls, *name;     /* the method ("" when unknown) */
+};
+
 /* Options of the trace-event writer.  Zero-initialised = defaults. */
 struct mtrace_json_opts {
     int pid;                    /* 0: the key's pid=, else 1 */
@@ -87,6 +97,10 @@ struct mtrace_json_opts {
     const char *thread_suffix;  /* appended to thread names, e.g. " (methods)" */
     unsigned max_depth;         /* 0: all; else skip deeper frames */
     int no_args;                /* omit class/signature args (smaller) */
+    /* optional: called for every B and E written (not for frames left
+     * out by max_depth) */
+    void (*on_slice)(void *ctx, const struct mtrace_slice *s);
+    void *slice_ctx;
 };
 
 /* Chunks of JSON text; return 0 to go on, non-zero to stop (-> ST_EIO). */

@@ -108,6 +108,23 @@ static void ev_head(struct mt_json *j, const struct mt_thread *th, char ph,
     }
 }
 
+/* The observer hook (mtrace_json_opts.on_slice). */
+static void observe(struct mt_json *j, const struct mt_thread *th, char ph,
+                    const int64_t t[2], uint32_t midx, uint32_t depth,
+                    int synthetic)
+{
+    const struct mt_tinfo *ti = mt_tinfo_of(j->tab, th->id);
+    const struct mt_method *m = &j->tab->m[midx];
+    struct mtrace_slice s = {
+        .ph = ph, .synthetic = synthetic, .depth = depth,
+        .tid = j->o.tid_base + (ti->named && (ti->full_id & (MT_NTHREADS - 1))
+                                == th->id ? ti->full_id : th->id),
+        .ts = j->base + t[j->wcol >= 0 ? j->wcol : j->ccol],
+        .cls = mt_str(j->tab, m->cls), .name = mt_str(j->tab, m->name),
+    };
+    j->o.on_slice(j->o.slice_ctx, &s);
+}
+
 static enum st_err ev_begin(struct mt_json *j, const struct mt_thread *th,
                             const struct mt_frame *f, int synthetic)
 {
@@ -119,6 +136,8 @@ static enum st_err ev_begin(struct mt_json *j, const struct mt_thread *th,
     if (e != ST_OK)
         return e;
     ev_head(j, th, 'B', f->t);
+    if (j->o.on_slice)
+        observe(j, th, 'B', f->t, f->midx, th->depth, synthetic);
     if (synthetic) {
         /* fragment ends with "}" (args) or "\"" (no args) */
         int args = frag[n - 1] == '}';
@@ -145,6 +164,8 @@ static enum st_err ev_end(struct mt_json *j, struct mt_thread *th,
     if (j->o.max_depth && depth > j->o.max_depth)
         return ST_OK;
     ev_head(j, th, 'E', t);
+    if (j->o.on_slice)
+        observe(j, th, 'E', t, th->f[depth - 1].midx, depth, how == END_SYNTHETIC);
     if (end_flag[how]) {
         mt_jw_lit(j->w, ",\"args\":{\"");
         mt_jw_lit(j->w, end_flag[how]);

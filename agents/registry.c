@@ -6,6 +6,7 @@
 const struct agent_ops *const st_agents[] = {
     &procdump_agent,
     &atrace_agent,
+    &appprofile_agent,     /* after atrace: aligns with its text */
     &controller_agent,
     NULL,
 };

@@ -207,6 +207,8 @@ static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
         return e;
     if (r->watch_len && !r->watch_seen && memmem(p, n, r->o.watch, r->watch_len))
         r->watch_seen = 1;
+    if (r->o.observe)
+        r->o.observe(r->o.observe_ctx, (const char *)p, n && p[n - 1] == '\n' ? n - 1 : n);
     if (r->o.tgids) {
         struct tgid_match t;
         if (complete && blank_line(p, n)) {

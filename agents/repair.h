@@ -43,6 +43,11 @@ struct repair_opts {
     int circular;                   /* cut to the last buffer-started line */
     int add_header;                 /* give headerless text an ftrace header */
     const char *watch;              /* note whether a line holds this text */
+    /* optional observer: every line's examined prefix (at most
+     * REPAIR_PREFIX_MAX bytes, without its LF) as it came in, before any
+     * repair; it must not keep the pointer */
+    void (*observe)(void *ctx, const char *line, size_t n);
+    void *observe_ctx;
 };
 
 struct repair;

@@ -12,7 +12,7 @@ enum {
     OPT_TARGET = 256, OPT_TIMEOUT, OPT_COLL_TIMEOUT, OPT_ATRACE_CATS, OPT_NO_COMPRESS,
     OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_TRANSPORT, OPT_LINK_ASSETS, OPT_ASSET_DIR,
     OPT_VERSION, OPT_MPROFILE, OPT_MFORMAT, OPT_MCLOCK, OPT_CALLGRAPH, OPT_CGTHRESH,
-    OPT_MJSON,
+    OPT_MJSON, OPT_APPPROF, OPT_APPSAMPLE,
 };
 
 static const struct option longopts[] = {
@@ -43,6 +43,8 @@ static const struct option longopts[] = {
     {"call-graph", required_argument, NULL, OPT_CALLGRAPH},
     {"call-graph-threshold", required_argument, NULL, OPT_CGTHRESH},
     {"method-json", required_argument, NULL, OPT_MJSON},
+    {"app-profile", required_argument, NULL, OPT_APPPROF},
+    {"app-profile-sampling", required_argument, NULL, OPT_APPSAMPLE},
     {NULL, 0, NULL, 0},
 };
 
@@ -102,6 +104,10 @@ void options_usage(void)
 "                        leave out methods under PCT% of the time (default 20)\n"
 "  --method-json=OUT X.trace\n"
 "                        write the method calls as trace-event JSON (- for stdout)\n"
+"  --app-profile=PROCESS while tracing, method-trace this app (am profile) and add\n"
+"                        its method slices to the result, aligned with atrace\n"
+"  --app-profile-sampling=US\n"
+"                        sample every US microseconds instead of tracing every call\n"
 "\n"
 "Ftrace options (--target=linux):\n"
 "  --ftrace-categories=a,b\n"
@@ -219,6 +225,10 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_CALLGRAPH: o->call_graph = arg; return 0;
     case OPT_CGTHRESH: o->call_graph_threshold = arg; return 0;
     case OPT_MJSON: o->method_json = arg; return 0;
+    case OPT_APPPROF: o->app_profile = arg; return 0;
+    case OPT_APPSAMPLE:
+        return int_arg(arg, "--app-profile-sampling", &o->app_profile_sampling, 1,
+                       "--app-profile-sampling must be at least 1 (microseconds)", err, errlen);
     case OPT_TARGET:
         if (!strcmp(arg, "android"))
             o->target = TARGET_ANDROID;

@@ -177,6 +177,7 @@ static void add_marker(struct sim_device *dev, int pid, const char *text,
     m->pid = pid;
     m->cpu = pid & 3;
     m->text = copy;
+    m->comm = NULL;
 }
 
 /* tracefs files. */

@@ -433,7 +433,8 @@ static void host_markers(struct tracegen *g, struct out *o, uint64_t upto,
             continue;
         struct actor a;
         memset(&a, 0, sizeof(a));
-        int n = snprintf(a.task, sizeof(a.task), "%16s-%-5d", "sh", m->pid);
+        int n = snprintf(a.task, sizeof(a.task), "%16s-%-5d", m->comm ? m->comm : "sh",
+                         m->pid);
         a.task_len = (size_t)n;
         uint64_t save = g->t;
         g->t = m->ts_ns;
@@ -514,12 +515,10 @@ static void sync_lines(struct tracegen *g, struct out *o)
     g->t = g->cfg.sync_ns;
     head(g, o, &a, 0, "...1");
     puts_(o, "tracing_mark_write: trace_event_clock_sync: parent_ts=");
-    put_u(o, g->cfg.sync_ns / 1000000000u);
-    *o->p++ = '.';
-    char frac[8];
-    snprintf(frac, sizeof(frac), "%06u",
-             (unsigned)(g->cfg.sync_ns / 1000 % 1000000));
-    puts_(o, frac);
+    /* atrace goes through a 32-bit float: ms-level rounding after hours */
+    char num[32];
+    snprintf(num, sizeof(num), "%f", (double)(float)(g->cfg.sync_ns / 1e9));
+    puts_(o, num);
     *o->p++ = '\n';
     g->t += 18000;
     head(g, o, &a, 0, "...1");

@@ -15,6 +15,7 @@ struct sim_marker {
     int pid;
     int cpu;
     char *text;         /* without trailing newline */
+    const char *comm;   /* task name shown (static); NULL: "sh" */
 };
 
 /* Event groups a category switches on. */

@@ -70,6 +70,21 @@ void align_note_line(const struct align_line *l, int64_t pid, struct align_marks
     }
 }
 
+/* Saturating a + b and |a - b|: timestamps from outside bytes may be
+ * anything, and the search must not overflow on them. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+static uint64_t dist(int64_t a, int64_t b)
+{
+    return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+}
+
 int64_t align_float_error_us(double parent_s)
 {
     if (!(parent_s > 0) || parent_s > 1e12)
@@ -89,21 +104,22 @@ void align_estimate(const struct align_marks *m, int64_t start_us, struct align_
 {
     memset(out, 0, sizeof(*out));
     if (start_us >= REALTIME_MIN_US) {
-        if (!m->have_realtime)
-            return;
+        if (!m->have_realtime || m->realtime_ms < 0 || m->realtime_ms > 10000000000000LL)
+            return;     /* no marker, or not a date (year > 2286) */
         /* realtime_ts is truncated to the ms: the middle of that ms */
         out->basis = ALIGN_REALTIME_TS;
-        out->offset_us = m->realtime_line_us - (m->realtime_ms * 1000 + 500);
+        out->offset_us = sat_add(m->realtime_line_us, -(m->realtime_ms * 1000 + 500));
         out->window_us = 2000;
         return;
     }
     if (!m->have_parent || !(m->parent_s >= 0 && m->parent_s < 1e9))
         return;
     out->basis = ALIGN_PARENT_TS;
-    out->offset_us = m->parent_line_us - (int64_t)(m->parent_s * 1e6 + 0.5);
+    out->offset_us = sat_add(m->parent_line_us, -(int64_t)(m->parent_s * 1e6 + 0.5));
     int64_t w = 2 * align_float_error_us(m->parent_s) + 1000;
     out->window_us = w > 2000 ? w : 2000;
 }
+
 
 static int cmp_ev(const void *a, const void *b)
 {
@@ -144,8 +160,9 @@ static size_t candidates(const struct align_set *calls, const struct align_set *
     int all = est->basis == ALIGN_NONE;
     for (size_t i = 0; i < calls->n && n < ALIGN_MAX_PAIRS; i++) {
         const struct align_ev *c = &calls->v[i];
-        int64_t lo = all ? INT64_MIN : c->ts_us + est->offset_us - est->window_us;
-        int64_t hi = all ? INT64_MAX : c->ts_us + est->offset_us + est->window_us;
+        int64_t at = sat_add(c->ts_us, est->offset_us);
+        int64_t lo = all ? INT64_MIN : sat_add(at, -est->window_us);
+        int64_t hi = all ? INT64_MAX : sat_add(at, est->window_us);
         for (size_t k = lower(begins, c->tid, lo);
              k < begins->n && begins->v[k].tid == c->tid && begins->v[k].ts_us <= hi &&
              n < ALIGN_MAX_PAIRS; k++) {
@@ -157,7 +174,8 @@ static size_t candidates(const struct align_set *calls, const struct align_set *
                 d = nd;
                 cap = nc;
             }
-            d[n++] = begins->v[k].ts_us - c->ts_us;
+            d[n++] = sat_add(begins->v[k].ts_us, c->ts_us == INT64_MIN ? INT64_MAX
+                                                                      : -c->ts_us);
         }
     }
     *out = d;
@@ -193,13 +211,14 @@ static size_t pairs(const struct align_set *calls, const struct align_set *begin
     size_t n = 0;
     for (size_t i = 0; i < calls->n; i++) {
         const struct align_ev *c = &calls->v[i];
-        int64_t want = c->ts_us + centre;
-        size_t k = lower(begins, c->tid, want - ALIGN_TOLERANCE_US);
+        int64_t want = sat_add(c->ts_us, centre);
+        size_t k = lower(begins, c->tid, sat_add(want, -ALIGN_TOLERANCE_US));
         int64_t best = INT64_MAX;
         for (; k < begins->n && begins->v[k].tid == c->tid &&
-               begins->v[k].ts_us <= want + ALIGN_TOLERANCE_US; k++) {
-            int64_t diff = begins->v[k].ts_us - c->ts_us;
-            if (llabs(diff - centre) < llabs(best - centre) || best == INT64_MAX)
+               begins->v[k].ts_us <= sat_add(want, ALIGN_TOLERANCE_US); k++) {
+            int64_t diff = sat_add(begins->v[k].ts_us, c->ts_us == INT64_MIN ? INT64_MAX : -c->ts_us);
+            if (best == INT64_MAX ||
+                dist(diff, centre) < dist(best, centre))
                 best = diff;
         }
         if (best != INT64_MAX)

@@ -5,7 +5,9 @@
 
 const struct agent_ops *const st_agents[] = {
     &procdump_agent,
+    &hostproc_agent,
     &atrace_agent,
+    &ftrace_agent,
     &controller_agent,
     NULL,
 };

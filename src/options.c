@@ -11,7 +11,7 @@
 enum {
     OPT_TARGET = 256, OPT_TIMEOUT, OPT_COLL_TIMEOUT, OPT_ATRACE_CATS, OPT_NO_COMPRESS,
     OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_LINK_ASSETS, OPT_ASSET_DIR,
-    OPT_VERSION,
+    OPT_VERSION, OPT_STREAM,
 };
 
 static const struct option longopts[] = {
@@ -35,6 +35,7 @@ static const struct option longopts[] = {
     {"link-assets", no_argument, NULL, OPT_LINK_ASSETS},
     {"asset-dir", required_argument, NULL, OPT_ASSET_DIR},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"stream", no_argument, NULL, OPT_STREAM},
     {NULL, 0, NULL, 0},
 };
 
@@ -74,9 +75,13 @@ void options_usage(void)
 "                        (raw or -z), ftrace text, a systrace HTML page, JSON,\n"
 "                        any of them gzipped; detected by content\n"
 "\n"
-"Ftrace options (--target=linux):\n"
+"Ftrace options (--target=linux: this machine's kernel, as root):\n"
 "  --ftrace-categories=a,b\n"
-"                        categories as a comma list\n"
+"                        categories as a comma list (default sched); -l lists\n"
+"                        them; SUBSYSTEM/EVENT names one kernel event\n"
+"  --stream              read the trace while tracing, so a capture of any\n"
+"                        length keeps every event (spooled beside the output)\n"
+"  -k F1,F2              trace these kernel functions; -b, -t as above\n"
 "\n"
 "Viewer:\n"
 "  --viewer=FILE         trace viewer HTML to embed (webcomponents.min.js beside\n"
@@ -170,6 +175,7 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_FTRACE_CATS: o->ftrace_categories = arg; return 0;
     case OPT_NO_COMPRESS: o->compress = 0; return 0;
     case OPT_FROM_FILE: o->from_file = arg; return 0;
+    case OPT_STREAM: o->stream = 1; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
     case OPT_TARGET:
         if (!strcmp(arg, "android"))

@@ -33,6 +33,7 @@ struct st_options {
     const char *viewer;         /* --viewer */
     const char *ftrace_categories;
     int quiet;                  /* -q: only errors */
+    int stream;                 /* --stream (linux): read trace_pipe while tracing */
     int show_help, show_version;
     /* categories: positional, or --atrace-categories / --ftrace-categories,
      * each possibly a comma list; joined and split on ',' when used */

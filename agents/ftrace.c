@@ -1,0 +1,351 @@
+/*
+ * The ftrace agent: traces this machine's kernel (--target=linux) through
+ * tracefs (ftrace_fs.h), beside the atrace agent and sharing its output
+ * path: the kernel's text goes through the flags normalisation
+ * (ftrace_norm.h), the circular-buffer cut and header repair (repair.h)
+ * and into the result's systemTraceEvents part, streamed, never held in
+ * memory.  Clock sync writes the same trace_marker line atrace's agent
+ * does, so the controller part (controller_part.c) aligns the trace.
+ *
+ * Default: the kernel's ring buffer, read once after tracing (`trace`),
+ * as catapult does.  --stream: trace_pipe is read while tracing into a
+ * spool file beside the output (ftrace_stream.h), kept under the .ftrace
+ * name if the conversion fails.  Events the kernel lost are counted from
+ * per_cpu/cpuN/stats and reported.
+ *
+ * The kernel is put back (tracefs_restore) after collecting, and from
+ * cleanup/destroy after any error, Ctrl-C or SIGTERM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "debug.h"
+#include "ftrace_cats.h"
+#include "ftrace_fs.h"
+#include "ftrace_norm.h"
+#include "ftrace_setup.h"
+#include "ftrace_stream.h"
+#include "hostproc.h"
+#include "repair.h"
+#include "signals.h"
+
+#define READ_CHUNK (1u << 20)
+#define AVAIL_MAX (16u << 20)
+
+struct ftrace {
+    struct capture *c;
+    struct tracefs *t;
+    struct evlist events;
+    struct fsetup setup;
+    int started;            /* the kernel may be tracing */
+    struct fstream *stream;
+    char *spool;            /* --stream: spool file while capturing */
+    struct kstats stats;
+    int int_base;           /* Ctrl-Cs seen before collection */
+    uint64_t bytes;
+};
+
+static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    dynbuf_reset(&c->err);
+    char msg[1024];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    dynbuf_addstr(&c->err, msg);
+    va_end(ap);
+    return e;
+}
+
+static enum st_err resolve(struct ftrace *f)
+{
+    struct capture *c = f->c;
+    struct dynbuf text, unavailable;
+    dynbuf_init(&text, AVAIL_MAX);
+    dynbuf_init(&unavailable, 65536);
+    struct evset *s = evset_new();
+    enum st_err e = s ? tracefs_read(f->t, 1, "available_events", &text) : ST_ENOMEM;
+    if (e && s)
+        fail(c, e, "%s", f->t->err);
+    if (!e)
+        e = evset_parse(s, dynbuf_str(&text), text.len);
+    if (!e)
+        e = fcat_resolve(s, c->opt->categories, c->opt->ncategories, &f->events, &unavailable);
+    if (!e && unavailable.len)
+        c->ui.warn(c->ui.ctx, "These categories are unavailable: %s", dynbuf_str(&unavailable));
+    if (!e && !f->events.n && !(c->opt->kfuncs && *c->opt->kfuncs))
+        e = fail(c, ST_EUNSUPPORTED, "none of the requested categories is available on this "
+                                     "kernel; `systrace --target=linux -l` lists what it "
+                                     "offers");
+    ST_DBG(DBG_FTRACE, "%zu events for %zu categories", f->events.n, c->opt->ncategories);
+    evset_free(s);
+    dynbuf_free(&text);
+    dynbuf_free(&unavailable);
+    return e;
+}
+
+static enum st_err create(struct capture *c, void **state)
+{
+    *state = NULL;
+    if (c->opt->target != TARGET_LINUX || !c->host || !c->tfs)
+        return ST_OK;
+    struct ftrace *f = calloc(1, sizeof(*f));
+    if (!f)
+        return ST_ENOMEM;
+    *state = f;
+    f->c = c;
+    f->t = c->tfs;
+    if (c->opt->stream) {
+        if (!c->raw_path || !(f->spool = malloc(strlen(c->raw_path) + 6)))
+            return ST_ENOMEM;
+        snprintf(f->spool, strlen(c->raw_path) + 6, "%s.part", c->raw_path);
+    }
+    return resolve(f);
+}
+
+static enum st_err start(void *state)
+{
+    struct ftrace *f = state;
+    struct capture *c = f->c;
+    f->started = 1;
+    enum st_err e = ftrace_configure(c, f->t, &f->events, &f->setup);
+    if (!e && f->spool) {
+        char pipe[PATH_MAX], err[512];
+        tracefs_path(f->t, 0, "trace_pipe", pipe, sizeof(pipe));
+        if ((e = fstream_start(pipe, f->spool, &f->stream, err, sizeof(err))))
+            fail(c, e, "--stream: cannot start: %s", err);
+    }
+    if (!e && tracefs_set(f->t, 0, "tracing_on", "1"))
+        e = fail(c, ST_EIO, "%s", f->t->err);
+    ST_DBG(DBG_FTRACE, "tracing: %zu events, %d KB per CPU, clock %s, tgid %d", f->events.n,
+           f->setup.buf_kb, f->setup.clock, f->setup.tgid_col);
+    return e;
+}
+
+static enum st_err clock_sync(void *state)
+{
+    struct ftrace *f = state;
+    struct capture *c = f->c;
+    char line[128];
+    capture_uuid(c->sync_id);
+    snprintf(line, sizeof(line), "trace_event_clock_sync: name=%s\n", c->sync_id);
+    c->sync_issue_us = capture_now_us();
+    int e = tracefs_write(f->t, 0, "trace_marker", line);
+    c->sync_done_us = capture_now_us();
+    if (e)
+        return fail(c, ST_EIO, "%s", f->t->err);
+    c->sync_written = 1;
+    return ST_OK;
+}
+
+static enum st_err stop(void *state)
+{
+    struct ftrace *f = state;
+    struct capture *c = f->c;
+    if (tracefs_write(f->t, 0, "tracing_on", "0"))
+        return fail(c, ST_EIO, "%s", f->t->err);
+    if (f->stream && fstream_stop(f->stream))
+        return fail(c, ST_EIO, "--stream: writing %s failed: %s", f->spool,
+                    fstream_error(f->stream));
+    ftrace_read_stats(f->t, &f->stats);
+    return ST_OK;
+}
+
+/* ---- collect -------------------------------------------------------- */
+
+static int cancelled(const struct ftrace *f)
+{
+    return sig_terminated() || sig_alarmed() || sig_interrupts() > f->int_base;
+}
+
+static enum st_err load_tgids(struct tgid_map *m)
+{
+    struct dynbuf ps, tasks;
+    dynbuf_init(&ps, 32u << 20);
+    dynbuf_init(&tasks, 64u << 20);
+    enum st_err e = hostproc_snapshot(NULL, &ps, &tasks);
+    if (!e)
+        e = tgid_map_parse(m, dynbuf_str(&tasks), tasks.len);
+    dynbuf_free(&ps);
+    dynbuf_free(&tasks);
+    return e;
+}
+
+/* The kernel's text from fd through normalisation and repairs. */
+static enum st_err pump(struct ftrace *f, int fd, struct fnorm *n)
+{
+    char *buf = malloc(READ_CHUNK);
+    if (!buf)
+        return ST_ENOMEM;
+    enum st_err e = ST_OK;
+    for (;;) {
+        if (cancelled(f)) {
+            e = ST_EINTR;
+            break;
+        }
+        ssize_t r = read(fd, buf, READ_CHUNK);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            e = fail(f->c, ST_EIO, "reading the trace failed: %s", strerror(errno));
+            break;
+        }
+        if (r == 0 || (e = fnorm_feed(n, buf, (size_t)r)))
+            break;
+        f->bytes += (uint64_t)r;
+        f->c->ui.progress(f->c->ui.ctx, f->bytes);
+    }
+    free(buf);
+    return e;
+}
+
+static int open_source(struct ftrace *f)
+{
+    if (f->spool)
+        return open(f->spool, O_RDONLY | O_CLOEXEC);
+    char p[PATH_MAX];
+    if (tracefs_path(f->t, 0, "trace", p, sizeof(p)))
+        return -1;
+    return open(p, O_RDONLY | O_CLOEXEC);
+}
+
+static void report(struct ftrace *f, const struct fnorm_stats *ns)
+{
+    struct capture *c = f->c;
+    uint64_t lost = kstats_lost(&f->stats);
+    if (lost < ns->lost)
+        lost = ns->lost;
+    c->ui.note(c->ui.ctx, "Captured %llu events on %d CPUs (%llu lost)",
+               (unsigned long long)ns->events, f->stats.cpus, (unsigned long long)lost);
+    if (!lost)
+        return;
+    if (f->spool)
+        c->ui.warn(c->ui.ctx, "the kernel lost %llu events: the stream did not keep up; "
+                              "a larger -b (now %d KB per CPU) gives it more slack",
+                   (unsigned long long)lost, f->setup.buf_kb);
+    else
+        c->ui.warn(c->ui.ctx, "the trace buffer filled up and %llu events were lost: use "
+                              "--stream, or a larger -b (now %d KB per CPU)",
+                   (unsigned long long)lost, f->setup.buf_kb);
+}
+
+/* --stream: keep the raw capture under its final name after a failure. */
+static void keep_spool(struct ftrace *f)
+{
+    if (!f->spool || access(f->spool, F_OK))
+        return;
+    if (!sig_terminated() && rename(f->spool, f->c->raw_path) == 0)
+        f->c->ui.warn(f->c->ui.ctx, "the raw trace is kept in %s (convert it later with: "
+                                    "systrace --from-file %s)", f->c->raw_path,
+                      f->c->raw_path);
+    else
+        remove(f->spool);
+}
+
+static void restore(struct ftrace *f)
+{
+    fstream_abort(f->stream);
+    if (tracefs_restore(f->t))
+        f->c->ui.warn(f->c->ui.ctx, "the kernel's tracing settings were not all restored: %s",
+                      f->t->err);
+    f->started = 0;
+}
+
+static enum st_err convert(struct ftrace *f, struct tracewriter *w, struct tgid_map *m)
+{
+    struct capture *c = f->c;
+    struct text_sink ts;
+    tw_text_sink(w, &ts);
+    struct repair_opts ro = {.circular = 1, .add_header = 1,
+                             .watch = c->sync_written ? c->sync_id : NULL};
+    struct fnorm_opts no = {.flags = 1, .func_events = f->setup.tracer == FT_FUNCTION,
+                            .tgids = m};
+    struct repair *rep = repair_new(&ro, &ts);
+    struct fnorm *n = rep ? fnorm_new(&no, repair_write, rep) : NULL;
+    int fd = n ? open_source(f) : -1;
+    enum st_err e = !n ? ST_ENOMEM : fd < 0 ? fail(c, ST_EIO, "cannot read the trace: %s",
+                                                   strerror(errno))
+                                            : tw_begin(w, "systemTraceEvents");
+    if (!e)
+        e = pump(f, fd, n);
+    if (!e)
+        e = fnorm_finish(n);
+    if (!e)
+        e = repair_finish(rep);
+    if (!e)
+        e = tw_end(w);
+    if (!e) {
+        c->sync_seen = repair_watch_seen(rep);
+        report(f, fnorm_stats(n));
+    }
+    if (fd >= 0)
+        close(fd);
+    fnorm_free(n);
+    repair_free(rep);
+    return e;
+}
+
+static enum st_err collect(void *state, struct tracewriter *w)
+{
+    struct ftrace *f = state;
+    f->int_base = sig_interrupts();
+    struct tgid_map *m = NULL;
+    enum st_err e = ST_OK;
+    if (!f->setup.tgid_col && (!(m = tgid_map_new()) || (e = load_tgids(m))))
+        e = e ? e : ST_ENOMEM;
+    if (!e)
+        e = convert(f, w, m);
+    tgid_map_free(m);
+    if (e == ST_EINTR && !f->c->err.len)
+        dynbuf_addstr(&f->c->err, sig_terminated() ? "terminated while collecting; nothing "
+                                                     "written" : "interrupted");
+    if (e)
+        keep_spool(f);
+    else if (f->spool)
+        remove(f->spool);
+    restore(f);
+    return e;
+}
+
+static void cleanup(void *state)
+{
+    struct ftrace *f = state;
+    if (!f)
+        return;
+    restore(f);
+    keep_spool(f);
+}
+
+static void destroy(void *state)
+{
+    struct ftrace *f = state;
+    if (!f)
+        return;
+    fstream_free(f->stream);
+    if (f->started)
+        restore(f);
+    if (f->spool)
+        remove(f->spool);
+    free(f->spool);
+    evlist_free(&f->events);
+    free(f);
+}
+
+const struct agent_ops ftrace_agent = {
+    .name = "ftrace",
+    .create = create,
+    .start = start,
+    .clock_sync = clock_sync,
+    .stop = stop,
+    .collect = collect,
+    .cleanup = cleanup,
+    .destroy = destroy,
+};

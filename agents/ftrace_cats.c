@@ -12,7 +12,7 @@ const struct fcat ftrace_categories[] = {
     {"sched", "CPU Scheduling",
      EVS("+sched/sched_switch", "+sched/sched_wakeup", "sched/sched_waking",
          "sched/sched_wakeup_new", "sched/sched_blocked_reason", "sched/sched_cpu_hotplug",
-         "sched/sched_pi_setprio", "sched/sched_process_exit", "cgroup/*",
+         "sched/sched_pi_setprio", "sched/sched_process_exit",
          "oom/oom_score_adj_update", "task/task_rename", "task/task_newtask")},
     {"freq", "CPU Frequency",
      EVS("+power/cpu_frequency", "power/clock_set_rate", "power/clock_disable",
@@ -119,7 +119,8 @@ enum st_err evset_parse(struct evset *s, const char *text, size_t n)
         }
         p += len + 1;
     }
-    qsort(s->v, s->n, sizeof(char *), cmp_str);
+    if (s->n)
+        qsort(s->v, s->n, sizeof(char *), cmp_str);
     return ST_OK;
 }
 

@@ -61,8 +61,9 @@ static int path_copy(char *dst, size_t n, const char *src)
 static void add_note(struct tracefs *t, const char *what, const char *path)
 {
     size_t n = strlen(t->notes);
-    int k = snprintf(t->notes + n, sizeof(t->notes) - n, "%s%s %s", n ? "; " : "", what,
-                     path);
+    size_t wl = strlen(what);
+    int k = snprintf(t->notes + n, sizeof(t->notes) - n, "%s%s%s%s", n ? "; " : "", what,
+                     wl && what[wl - 1] == '/' ? "" : " ", path);
     if (k < 0 || (size_t)k >= sizeof(t->notes) - n)
         t->notes[n] = '\0';    /* keep the notes that fitted */
 }
@@ -212,6 +213,8 @@ static enum st_err check_writable(struct tracefs *t)
     return ST_EPERM;
 }
 
+static void reap_instances(struct tracefs *t);
+
 enum st_err tracefs_open(struct tracefs *t)
 {
     char found[PATH_MAX] = "";
@@ -222,8 +225,12 @@ enum st_err tracefs_open(struct tracefs *t)
             path_copy(t->root, sizeof(t->root), known_dirs[i]);
     if (!t->root[0] && found[0] && is_tracefs(found, &denied))
         path_copy(t->root, sizeof(t->root), found);
-    if (t->root[0])
-        return check_writable(t);
+    if (t->root[0]) {
+        enum st_err e = check_writable(t);
+        if (!e)
+            reap_instances(t);
+        return e;
+    }
     if (denied) {
         set_err(t, "tracefs at %s is not accessible: %s", known_dirs[0], NEED_ROOT);
         return ST_EPERM;
@@ -244,7 +251,10 @@ enum st_err tracefs_open(struct tracefs *t)
         set_err(t, "cannot mount tracefs on a temporary directory: %s", strerror(e));
         return ST_EIO;
     }
-    return check_writable(t);
+    enum st_err err = check_writable(t);
+    if (!err)
+        reap_instances(t);
+    return err;
 }
 
 /* Remove instances of systrace runs that are gone. */
@@ -264,7 +274,8 @@ static void reap_instances(struct tracefs *t)
             snprintf(q, sizeof(q), "%s/%s", p, de->d_name) >= (int)sizeof(q))
             continue;
         if (rmdir(q) == 0)
-            add_note(t, "removed the tracing instance left by an earlier systrace:", q);
+            add_note(t, "removed the tracing instance left by an earlier systrace: instances/",
+                     de->d_name);
     }
     closedir(d);
 }
@@ -286,7 +297,6 @@ static enum st_err given_dir(struct tracefs *t, const char *d)
 
 enum st_err tracefs_begin(struct tracefs *t, int use_instance)
 {
-    reap_instances(t);
     const char *given = getenv("SYSTRACE_FTRACE_DIR");
     if (given && *given) {
         enum st_err e = given_dir(t, given);

@@ -15,6 +15,7 @@
 #include "debug.h"
 
 #define BUF_SIZE (1u << 20)
+#define PAUSE_MS 50
 
 struct fstream {
     int pipe_fd, spool_fd;
@@ -66,24 +67,34 @@ static int read_available(struct fstream *s)
     }
 }
 
+/* Wait for data (watch_pipe) or a command; 1 when told to stop. */
+static int wait_for(struct fstream *s, int watch_pipe, int ms)
+{
+    struct pollfd p[2] = {{s->ctl[0], POLLIN, 0}, {s->pipe_fd, POLLIN, 0}};
+    if (poll(p, watch_pipe ? 2 : 1, ms) < 0 && errno != EINTR)
+        return 1;
+    if (!p[0].revents)
+        return 0;
+    char cmd = 'a';
+    if (read(s->ctl[0], &cmd, 1) != 1)
+        cmd = 'a';
+    if (cmd == 'd')
+        read_available(s);
+    return 1;
+}
+
 static void *run(void *arg)
 {
     struct fstream *s = arg;
-    for (;;) {
-        struct pollfd p[2] = {{s->pipe_fd, POLLIN, 0}, {s->ctl[0], POLLIN, 0}};
-        if (poll(p, 2, -1) < 0 && errno != EINTR)
-            break;
-        if (p[1].revents) {
-            char cmd = 'a';
-            if (read(s->ctl[0], &cmd, 1) != 1)
-                cmd = 'a';
-            if (cmd == 'd')
-                read_available(s);
-            break;
-        }
-        if (p[0].revents && read_available(s))
+    while (!wait_for(s, 1, -1)) {
+        if (read_available(s))
             break;
         if (s->len >= BUF_SIZE / 2 && flush_buf(s))
+            break;
+        /* Waking on every event would make the reader's own wakeups and
+         * context switches most of the trace; the ring buffer holds far
+         * more than a pause's worth of events. */
+        if (wait_for(s, 0, PAUSE_MS))
             break;
     }
     flush_buf(s);

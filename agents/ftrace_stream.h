@@ -2,8 +2,9 @@
  * --stream: a thread that reads the kernel's trace_pipe while tracing and
  * appends everything to a spool file, so a capture of any length keeps
  * every event the ring buffer would otherwise overwrite or drop.  The
- * thread sleeps in poll() until the kernel has data and writes in large
- * blocks; its memory is one fixed buffer.  Signals are blocked in it (the
+ * thread sleeps in poll() until the kernel has data, reads all there is,
+ * then pauses 50 ms (so its own wakeups do not fill the trace) and writes
+ * in large blocks; its memory is one fixed buffer.  Signals are blocked in it (the
  * main thread handles Ctrl-C and SIGTERM).
  *
  * Stop drains: tracing must already be off, then the thread reads until

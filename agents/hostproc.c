@@ -157,6 +157,9 @@ static void proc_name(int dfd, const char *comm, char *out, size_t n)
             return;
     }
     snprintf(out, n, "[%s]", comm);
+    for (char *c = out; *c; c++)    /* one token, as the viewers split */
+        if (*c == ' ' || *c == '\t')
+            *c = '_';
 }
 
 static enum st_err threads(struct walk *w, int dfd, const char *user, const char *pid)

@@ -7,8 +7,9 @@
  *   ps -AT -o USER,PID,TID,CMD
  *
  * with toybox's column widths and padding for non-tty output.  NAME is
- * the base name of argv[0]'s first word ("[comm]" for kernel threads), so
- * it is one token as both parsers expect; COMM is the executable's path.
+ * the base name of argv[0]'s first word ("[comm]" for kernel threads, any
+ * blank in it made '_'), so it is one token as both parsers expect; COMM
+ * is the executable's path.
  * Processes that exit during the walk are skipped.
  */
 #ifndef SYSTRACE_HOSTPROC_H

@@ -170,7 +170,7 @@ int cmd_linux(const struct st_options *o)
         r.c.tfs = t;
         snprintf(r.c.tracing_dir, sizeof(r.c.tracing_dir), "%.63s", t->root);
         if (t->notes[0])
-            r.c.ui.note(r.c.ui.ctx, "%s", t->notes);
+            r.c.ui.warn(r.c.ui.ctx, "%s", t->notes);
         if (o->list_categories) {
             rc = list_categories(t);
         } else if (tracefs_begin(t, use_instance())) {

@@ -357,8 +357,9 @@ enum st_err tracefs_read(struct tracefs *t, int top, const char *rel, struct dyn
         return ST_EINVAL;
     int fd = open(p, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
+        t->err_no = errno;
         set_err(t, "cannot read %s: %s", p, strerror(errno));
-        return errno == ENOENT ? ST_ENOENT : ST_EIO;
+        return t->err_no == ENOENT ? ST_ENOENT : t->err_no == EPERM ? ST_EPERM : ST_EIO;
     }
     enum st_err e = ST_OK;
     char buf[8192];
@@ -367,6 +368,7 @@ enum st_err tracefs_read(struct tracefs *t, int top, const char *rel, struct dyn
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
+            t->err_no = errno;
             set_err(t, "cannot read %s: %s", p, strerror(errno));
             e = ST_EIO;
         }
@@ -384,6 +386,7 @@ int tracefs_write(struct tracefs *t, int top, const char *rel, const char *value
         return ENAMETOOLONG;
     int e = kstate_write_file(p, value, strlen(value));
     if (e) {
+        t->err_no = e;
         char v[64];
         snprintf(v, sizeof(v), "%.*s", (int)strcspn(value, "\n"), value);
         set_err(t, "cannot write '%s' to %s: %s", v, p, strerror(e));

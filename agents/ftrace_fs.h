@@ -40,6 +40,7 @@ struct tracefs {
     struct kstate saved;
     char notes[512];            /* what the open cleaned up, for the user */
     char err[512];
+    int err_no;                 /* errno of the last failed read or write */
 };
 
 struct tracefs *tracefs_new(void);

@@ -2,6 +2,7 @@
 #include "ftrace_setup.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +66,13 @@ static enum st_err function_tracer(struct capture *c, struct tracefs *t, struct 
     }
     if (!e && tracefs_set(t, 0, "set_ftrace_filter", dynbuf_str(&funcs))) {
         dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "-k %s: cannot trace these kernel functions (each must be "
-                               "listed in %s/available_filter_functions)",
-                      c->opt->kfuncs, t->root);
+        if (t->err_no == EPERM || t->err_no == EACCES)
+            dynbuf_printf(&c->err, "-k: this kernel does not allow function tracing "
+                                   "(set_ftrace_filter: %s)", strerror(t->err_no));
+        else
+            dynbuf_printf(&c->err, "-k %s: cannot trace these kernel functions (each must "
+                                   "be listed in tracefs's available_filter_functions)",
+                          c->opt->kfuncs);
         e = ST_EINVAL;
     }
     if (!e && s->tracer == FT_GRAPH) {
@@ -91,8 +96,8 @@ static enum st_err buffer_and_clock(struct capture *c, struct tracefs *t, struct
     snprintf(kb, sizeof(kb), "%d", s->buf_kb);
     if (tracefs_set(t, 0, "buffer_size_kb", kb)) {
         dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "cannot set a %d KB per-CPU trace buffer (-b): %s", s->buf_kb,
-                      t->err);
+        dynbuf_printf(&c->err, "-b %d: the kernel cannot make a trace buffer of %d KB "
+                               "per CPU (%s)", s->buf_kb, s->buf_kb, strerror(t->err_no));
         return ST_EINVAL;
     }
     struct dynbuf clocks;

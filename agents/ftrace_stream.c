@@ -10,12 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "debug.h"
 
 #define BUF_SIZE (1u << 20)
 #define PAUSE_MS 50
+#define BUSY_BYTES (64u << 10)
+#define READER_NICE (-10)
 
 struct fstream {
     int pipe_fd, spool_fd;
@@ -25,6 +29,7 @@ struct fstream {
     char *buf;
     size_t len;
     _Atomic uint64_t bytes;
+    size_t cycle;               /* bytes the last read_available got */
     int werr;                   /* errno of a failed spool write */
     char err[256];
 };
@@ -48,12 +53,14 @@ static int flush_buf(struct fstream *s)
 /* Read what the pipe has now; 0 when it is empty, -1 on a failure. */
 static int read_available(struct fstream *s)
 {
+    s->cycle = 0;
     for (;;) {
         if (BUF_SIZE - s->len < 64 * 1024 && flush_buf(s))
             return -1;
         ssize_t r = read(s->pipe_fd, s->buf + s->len, BUF_SIZE - s->len);
         if (r > 0) {
             s->len += (size_t)r;
+            s->cycle += (size_t)r;
             atomic_fetch_add(&s->bytes, (uint64_t)r);
             continue;
         }
@@ -86,15 +93,18 @@ static int wait_for(struct fstream *s, int watch_pipe, int ms)
 static void *run(void *arg)
 {
     struct fstream *s = arg;
+    /* ahead of the load being traced when CPUs are busy (we are root) */
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), READER_NICE))
+        ST_DBG(DBG_FTRACE, "reader priority unchanged: %s", strerror(errno));
     while (!wait_for(s, 1, -1)) {
         if (read_available(s))
             break;
         if (s->len >= BUF_SIZE / 2 && flush_buf(s))
             break;
         /* Waking on every event would make the reader's own wakeups and
-         * context switches most of the trace; the ring buffer holds far
-         * more than a pause's worth of events. */
-        if (wait_for(s, 0, PAUSE_MS))
+         * context switches most of a quiet trace, so pause after a small
+         * read; after a big one the kernel is busy: read on at once. */
+        if (s->cycle < BUSY_BYTES && wait_for(s, 0, PAUSE_MS))
             break;
     }
     flush_buf(s);

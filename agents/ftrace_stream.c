@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "debug.h"
@@ -30,12 +31,21 @@ struct fstream {
     size_t len;
     _Atomic uint64_t bytes;
     size_t cycle;               /* bytes the last read_available got */
+    double max_flush_ms, max_cycle_ms;  /* for SYSTRACE_DEBUG=ftrace */
     int werr;                   /* errno of a failed spool write */
     char err[256];
 };
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 static int flush_buf(struct fstream *s)
 {
+    double t0 = now_ms();
     size_t off = 0;
     while (off < s->len && !s->werr) {
         ssize_t w = write(s->spool_fd, s->buf + off, s->len - off);
@@ -47,6 +57,9 @@ static int flush_buf(struct fstream *s)
             off += (size_t)w;
     }
     s->len = 0;
+    double dt = now_ms() - t0;
+    if (dt > s->max_flush_ms)
+        s->max_flush_ms = dt;
     return s->werr ? -1 : 0;
 }
 
@@ -97,10 +110,13 @@ static void *run(void *arg)
     if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), READER_NICE))
         ST_DBG(DBG_FTRACE, "reader priority unchanged: %s", strerror(errno));
     while (!wait_for(s, 1, -1)) {
+        double t0 = now_ms();
         if (read_available(s))
             break;
         if (s->len >= BUF_SIZE / 2 && flush_buf(s))
             break;
+        if (now_ms() - t0 > s->max_cycle_ms)
+            s->max_cycle_ms = now_ms() - t0;
         /* Waking on every event would make the reader's own wakeups and
          * context switches most of a quiet trace, so pause after a small
          * read; after a big one the kernel is busy: read on at once. */
@@ -110,6 +126,8 @@ static void *run(void *arg)
     flush_buf(s);
     close(s->pipe_fd);
     s->pipe_fd = -1;
+    ST_DBG(DBG_FTRACE, "stream reader: longest read %.1f ms, longest spool write %.1f ms",
+           s->max_cycle_ms, s->max_flush_ms);
     return NULL;
 }
 

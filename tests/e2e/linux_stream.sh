@@ -1,5 +1,6 @@
-# --stream under load (a busy loop on every CPU) for LINUX_STREAM_SECONDS
-# (default 30) with a small ring buffer: the kernel's own counters
+# --stream under load (a busy loop on every CPU, and a loop starting short
+# processes so the scheduler has work) for LINUX_STREAM_SECONDS (default
+# 30) with a small ring buffer: the kernel's own counters
 # (per_cpu/cpuN/stats, logged by SYSTRACE_DEBUG=ftrace just before the
 # tracing instance goes) say nothing was overwritten or dropped and every
 # event it wrote was read; the result holds exactly that many events, far
@@ -8,12 +9,14 @@
 . "$TOP/tests/linux-env.sh"
 need_tracefs
 secs=${LINUX_STREAM_SECONDS:-30}
-kb=128
+kb=1024
 
 for _c in $(seq "$(nproc)"); do
     sh -c 'while :; do :; done' &
     track_pid $!
 done
+sh -c 'while :; do /bin/true; sleep 0.01; done' &
+track_pid $!
 kernel_state before.state
 python3 - "$SYSTRACE" "$secs" "$kb" <<'PY' || { cat err.txt | grep -v stats; fail "stream capture"; }
 import os, resource, subprocess, sys
@@ -25,6 +28,7 @@ r = subprocess.run([sys.argv[1], '--target=linux', '--stream', '-b', sys.argv[3]
 open('rss.txt', 'w').write('%d\n' % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 sys.exit(r.returncode)
 PY
+grep "stream reader" err.txt
 assert_kernel_as before.state "--stream"
 trace_block stream.html 2 >ftrace.txt
 python3 - "$secs" "$kb" "$(nproc)" <<'PY' || fail "stream counts"

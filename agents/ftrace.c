@@ -10,7 +10,7 @@
  * Default: the kernel's ring buffer, read once after tracing (`trace`),
  * as catapult does.  --stream: trace_pipe is read while tracing into a
  * spool file beside the output (ftrace_stream.h), kept under the .ftrace
- * name if the conversion fails.  Events the kernel lost are counted from
+ * name if the conversion fails (or with SYSTRACE_KEEP_RAW=1).  Events the kernel lost are counted from
  * per_cpu/cpuN/stats and reported.
  *
  * The kernel is put back (tracefs_restore) after collecting, and from
@@ -28,6 +28,7 @@
 #include "debug.h"
 #include "ftrace_cats.h"
 #include "ftrace_fs.h"
+#include "ftrace_conv.h"
 #include "ftrace_norm.h"
 #include "ftrace_setup.h"
 #include "ftrace_stream.h"
@@ -35,7 +36,6 @@
 #include "repair.h"
 #include "signals.h"
 
-#define READ_CHUNK (1u << 20)
 #define AVAIL_MAX (16u << 20)
 
 struct ftrace {
@@ -179,34 +179,6 @@ static enum st_err load_tgids(struct tgid_map *m)
     return e;
 }
 
-/* The kernel's text from fd through normalisation and repairs. */
-static enum st_err pump(struct ftrace *f, int fd, struct fnorm *n)
-{
-    char *buf = malloc(READ_CHUNK);
-    if (!buf)
-        return ST_ENOMEM;
-    enum st_err e = ST_OK;
-    for (;;) {
-        if (cancelled(f)) {
-            e = ST_EINTR;
-            break;
-        }
-        ssize_t r = read(fd, buf, READ_CHUNK);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            e = fail(f->c, ST_EIO, "reading the trace failed: %s", strerror(errno));
-            break;
-        }
-        if (r == 0 || (e = fnorm_feed(n, buf, (size_t)r)))
-            break;
-        f->bytes += (uint64_t)r;
-        f->c->ui.progress(f->c->ui.ctx, f->bytes);
-    }
-    free(buf);
-    return e;
-}
-
 static int open_source(struct ftrace *f)
 {
     if (f->spool)
@@ -259,37 +231,36 @@ static void restore(struct ftrace *f)
     f->started = 0;
 }
 
+static int cancel_cb(void *ctx)
+{
+    return cancelled(ctx);
+}
+
+static void progress_cb(void *ctx, uint64_t bytes)
+{
+    struct ftrace *f = ctx;
+    f->bytes = bytes;
+    f->c->ui.progress(f->c->ui.ctx, bytes);
+}
+
 static enum st_err convert(struct ftrace *f, struct tracewriter *w, struct tgid_map *m)
 {
     struct capture *c = f->c;
-    struct text_sink ts;
-    tw_text_sink(w, &ts);
-    struct repair_opts ro = {.circular = 1, .add_header = 1,
-                             .watch = c->sync_written ? c->sync_id : NULL};
-    struct fnorm_opts no = {.flags = 1, .func_events = f->setup.tracer == FT_FUNCTION,
-                            .tgids = m};
-    struct repair *rep = repair_new(&ro, &ts);
-    struct fnorm *n = rep ? fnorm_new(&no, repair_write, rep) : NULL;
-    int fd = n ? open_source(f) : -1;
-    enum st_err e = !n ? ST_ENOMEM : fd < 0 ? fail(c, ST_EIO, "cannot read the trace: %s",
-                                                   strerror(errno))
-                                            : tw_begin(w, "systemTraceEvents");
-    if (!e)
-        e = pump(f, fd, n);
-    if (!e)
-        e = fnorm_finish(n);
-    if (!e)
-        e = repair_finish(rep);
-    if (!e)
-        e = tw_end(w);
+    struct fconv cv = {.norm = {.flags = 1, .func_events = f->setup.tracer == FT_FUNCTION,
+                                .tgids = m},
+                       .watch = c->sync_written ? c->sync_id : NULL,
+                       .cancel = cancel_cb, .progress = progress_cb, .ctx = f};
+    int fd = open_source(f);
+    if (fd < 0)
+        return fail(c, ST_EIO, "cannot read the trace: %s", strerror(errno));
+    enum st_err e = ftrace_convert(fd, w, &cv);
+    close(fd);
+    if (e == ST_EIO)
+        return fail(c, e, "%s", cv.err);
     if (!e) {
-        c->sync_seen = repair_watch_seen(rep);
-        report(f, fnorm_stats(n));
+        c->sync_seen = cv.watch_seen;
+        report(f, &cv.stats);
     }
-    if (fd >= 0)
-        close(fd);
-    fnorm_free(n);
-    repair_free(rep);
     return e;
 }
 
@@ -301,14 +272,20 @@ static enum st_err collect(void *state, struct tracewriter *w)
     enum st_err e = ST_OK;
     if (!f->setup.tgid_col && (!(m = tgid_map_new()) || (e = load_tgids(m))))
         e = e ? e : ST_ENOMEM;
+    double t0 = capture_now_us();
     if (!e)
         e = convert(f, w, m);
+    ST_DBG(DBG_FTRACE, "converted %llu bytes of kernel text in %.3f s",
+           (unsigned long long)f->bytes, (capture_now_us() - t0) / 1e6);
     tgid_map_free(m);
     if (e == ST_EINTR && !f->c->err.len)
         dynbuf_addstr(&f->c->err, sig_terminated() ? "terminated while collecting; nothing "
                                                      "written" : "interrupted");
+    const char *keep = getenv("SYSTRACE_KEEP_RAW");
     if (e)
         keep_spool(f);
+    else if (f->spool && keep && !strcmp(keep, "1") && !rename(f->spool, f->c->raw_path))
+        f->c->ui.note(f->c->ui.ctx, "Raw kernel text kept in %s", f->c->raw_path);
     else if (f->spool)
         remove(f->spool);
     restore(f);

@@ -132,7 +132,7 @@ enum st_err ftrace_configure(struct capture *c, struct tracefs *t, const struct 
     enum st_err e = set(c, t, "tracing_on", "0");
     if (!e)
         e = buffer_and_clock(c, t, s);
-    if (!e)
+    if (!e && tracefs_has(t, 0, "options/overwrite"))
         e = set(c, t, "options/overwrite", "0");
     if (!e && tracefs_has(t, 0, "options/record-tgid")) {
         e = set(c, t, "options/record-tgid", "1");

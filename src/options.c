@@ -45,7 +45,8 @@ void options_usage(void)
 "Usage: systrace [options] [category1 [category2 ...]]\n"
 "\n"
 "Capture a system trace from an Android device (through the adb server) or\n"
-"convert a saved trace, and write one self-contained HTML page.\n"
+"from this machine's kernel (--target=linux, as root), or convert a saved\n"
+"trace, and write one self-contained HTML page.\n"
 "Example: systrace -b 32768 -t 15 gfx input view sched freq\n"
 "\n"
 "Options:\n"
@@ -89,7 +90,8 @@ void options_usage(void)
 "                        copy, or the copy built in\n"
 "\n"
 "Environment: ANDROID_SERIAL, ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_ADDRESS,\n"
-"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_DEBUG=adb,sync,atrace,...\n"
+"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_DEBUG=adb,sync,atrace,...,\n"
+"SYSTRACE_FTRACE_INSTANCE=0, SYSTRACE_KEEP_RAW=1 (--target=linux, docs/linux.md)\n"
 "Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
 "3 output written from a truncated input.\n", stdout);
 }
@@ -225,6 +227,10 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
         }
         if (one_option(o, c, optarg, &atrace_cats, err, errlen))
             return 2;
+    }
+    if (o->stream && o->target != TARGET_LINUX) {
+        snprintf(err, errlen, "--stream needs --target=linux");
+        return 2;
     }
     const char *from_opt = o->target == TARGET_LINUX ? o->ftrace_categories : atrace_cats;
     int rc;

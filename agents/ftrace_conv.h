@@ -1,0 +1,35 @@
+/*
+ * Kernel ftrace text from a file descriptor into the result's
+ * systemTraceEvents part: read in large chunks, normalised
+ * (ftrace_norm.h), cut and given a header (repair.h, as the atrace path),
+ * HTML/JSON-escaped by the tracewriter.  Memory is one read buffer plus
+ * the stages' bounded line carries, whatever the trace's size.  Used by
+ * the ftrace agent after a capture, and by the bench tool on a saved
+ * --stream spool.
+ */
+#ifndef SYSTRACE_FTRACE_CONV_H
+#define SYSTRACE_FTRACE_CONV_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "ftrace_norm.h"
+#include "tracewriter.h"
+
+struct fconv {
+    struct fnorm_opts norm;
+    const char *watch;              /* note whether a line holds this */
+    /* polled between chunks; nonzero stops with ST_EINTR (may be NULL) */
+    int (*cancel)(void *ctx);
+    void (*progress)(void *ctx, uint64_t bytes);     /* may be NULL */
+    void *ctx;
+    /* results */
+    struct fnorm_stats stats;
+    int watch_seen;
+    uint64_t bytes;
+    char err[256];                  /* detail for ST_EIO */
+};
+
+enum st_err ftrace_convert(int fd, struct tracewriter *w, struct fconv *c);
+
+#endif

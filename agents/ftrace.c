@@ -140,6 +140,9 @@ static enum st_err clock_sync(void *state)
     c->sync_issue_us = capture_now_us();
     int e = tracefs_write(f->t, 0, "trace_marker", line);
     c->sync_done_us = capture_now_us();
+    if (e == EBADF)     /* what the kernel says when the buffer has no room */
+        return fail(c, ST_EIO, "the trace buffer was full, so the marker could not be "
+                               "written (a larger -b, or --stream, avoids this)");
     if (e)
         return fail(c, ST_EIO, "%s", f->t->err);
     c->sync_written = 1;

@@ -68,9 +68,9 @@ static void add_note(struct tracefs *t, const char *what, const char *path)
         t->notes[n] = '\0';    /* keep the notes that fitted */
 }
 
-/* 1: DIR holds a tracefs (its `trace` file is there); *denied when the
- * look was refused. */
-static int is_tracefs(const char *dir, int *denied)
+/* 1: DIR holds a tracefs (its `trace` file is there); *denied names the
+ * first directory where the look was refused. */
+static int is_tracefs(const char *dir, const char **denied)
 {
     char p[PATH_MAX];
     struct stat st;
@@ -78,8 +78,8 @@ static int is_tracefs(const char *dir, int *denied)
         return 0;
     if (stat(p, &st) == 0)
         return 1;
-    if (errno == EACCES || errno == EPERM)
-        *denied = 1;
+    if ((errno == EACCES || errno == EPERM) && !*denied)
+        *denied = dir;
     return 0;
 }
 
@@ -218,7 +218,7 @@ static void reap_instances(struct tracefs *t);
 enum st_err tracefs_open(struct tracefs *t)
 {
     char found[PATH_MAX] = "";
-    int denied = 0;
+    const char *denied = NULL;
     scan_mounts(t, found, sizeof(found));
     for (size_t i = 0; i < 2 && !t->root[0]; i++)
         if (is_tracefs(known_dirs[i], &denied))
@@ -232,7 +232,7 @@ enum st_err tracefs_open(struct tracefs *t)
         return e;
     }
     if (denied) {
-        set_err(t, "tracefs at %s is not accessible: %s", known_dirs[0], NEED_ROOT);
+        set_err(t, "tracefs at %s is not accessible: %s", denied, NEED_ROOT);
         return ST_EPERM;
     }
     int e = private_mount(t);

@@ -335,6 +335,23 @@ enum st_err fnorm_feed(struct fnorm *f, char *p, size_t n)
     return put(f, run, (size_t)(end - run));
 }
 
+enum st_err fnorm_write(void *ctx, const void *p, size_t n)
+{
+    struct fnorm *f = ctx;
+    const char *s = p;
+    char buf[16384];
+    while (n) {
+        size_t k = n < sizeof(buf) ? n : sizeof(buf);
+        memcpy(buf, s, k);
+        enum st_err e = fnorm_feed(f, buf, k);
+        if (e)
+            return e;
+        s += k;
+        n -= k;
+    }
+    return ST_OK;
+}
+
 enum st_err fnorm_finish(struct fnorm *f)
 {
     enum st_err e = ST_OK;

@@ -56,6 +56,10 @@ enum st_err fnorm_feed(struct fnorm *f, char *p, size_t n);
 enum st_err fnorm_finish(struct fnorm *f);
 const struct fnorm_stats *fnorm_stats(const struct fnorm *f);
 
+/* The same as an st_write_fn for chains whose bytes are const (the
+ * atrace decoder, --from-file): copies through a fixed buffer first. */
+enum st_err fnorm_write(void *f, const void *p, size_t n);
+
 /* One line, for tests and the fuzz target: rewrite in place (flags only);
  * returns 1 if changed. */
 int fnorm_fix_flags(char *line, size_t n);

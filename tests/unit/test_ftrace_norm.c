@@ -192,6 +192,22 @@ static void fix_flags_api(void **st)
     assert_int_equal(fnorm_fix_flags(line, strlen(line)), 0);
 }
 
+static void const_writer(void **st)
+{
+    (void)st;
+    /* fnorm_write copies: the caller's bytes stay as they were */
+    static const char in[] = "a-1 [000] d..2. 1.000000: e: x\n";
+    struct dynbuf out;
+    dynbuf_init(&out, 4096);
+    struct fnorm *f = fnorm_new(&flags_only, to_buf, &out);
+    assert_int_equal(fnorm_write(f, in, sizeof(in) - 1), ST_OK);
+    assert_int_equal(fnorm_finish(f), ST_OK);
+    assert_string_equal(dynbuf_str(&out), "a-1 [000] d..2  1.000000: e: x\n");
+    assert_string_equal(in, "a-1 [000] d..2. 1.000000: e: x\n");
+    fnorm_free(f);
+    dynbuf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,7 +216,7 @@ int main(void)
         cmocka_unit_test(tricky_task_names),  cmocka_unit_test(not_event_lines),
         cmocka_unit_test(lost_events),        cmocka_unit_test(function_lines),
         cmocka_unit_test(tgid_column),        cmocka_unit_test(long_line_streams),
-        cmocka_unit_test(fix_flags_api),
+        cmocka_unit_test(fix_flags_api),      cmocka_unit_test(const_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

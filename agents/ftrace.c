@@ -8,9 +8,10 @@
  * does, so the controller part (controller_part.c) aligns the trace.
  *
  * Default: the kernel's ring buffer, read once after tracing (`trace`),
- * as catapult does.  --stream: trace_pipe is read while tracing into a
- * spool file beside the output (ftrace_stream.h), kept under the .ftrace
- * name if the conversion fails (or with SYSTRACE_KEEP_RAW=1).  Events the kernel lost are counted from
+ * as catapult does.  --stream: each CPU's trace_pipe is read while tracing
+ * into a spool file beside the output (ftrace_stream.h, ftrace_spool.h);
+ * the spools are merged in time order into the result, or into one raw
+ * .ftrace file if the conversion fails (or with SYSTRACE_KEEP_RAW=1).  Events the kernel lost are counted from
  * per_cpu/cpuN/stats and reported.
  *
  * The kernel is put back (tracefs_restore) after collecting, and from
@@ -30,7 +31,9 @@
 #include "ftrace_fs.h"
 #include "ftrace_conv.h"
 #include "ftrace_norm.h"
+#include "ftrace_merge.h"
 #include "ftrace_setup.h"
+#include "ftrace_spool.h"
 #include "ftrace_stream.h"
 #include "hostproc.h"
 #include "repair.h"
@@ -45,7 +48,8 @@ struct ftrace {
     struct fsetup setup;
     int started;            /* the kernel may be tracing */
     struct fstream *stream;
-    char *spool;            /* --stream: spool file while capturing */
+    char *spool;            /* --stream: the spool files' base name */
+    struct spools sp;
     struct kstats stats;
     int int_base;           /* Ctrl-Cs seen before collection */
     uint64_t bytes;
@@ -118,9 +122,11 @@ static enum st_err start(void *state)
     f->started = 1;
     enum st_err e = ftrace_configure(c, f->t, &f->events, &f->setup);
     if (!e && f->spool) {
-        char pipe[PATH_MAX], err[512];
-        tracefs_path(f->t, 0, "trace_pipe", pipe, sizeof(pipe));
-        if ((e = fstream_start(pipe, f->spool, &f->stream, err, sizeof(err))))
+        char err[512];
+        if ((e = spools_make(&f->sp, f->t, f->spool)))
+            fail(c, e, "--stream: no per-CPU trace pipes in %s", f->t->dir);
+        else if ((e = fstream_start(f->sp.pipes, f->sp.files, f->sp.n, &f->stream, err,
+                                    sizeof(err))))
             fail(c, e, "--stream: cannot start: %s", err);
     }
     if (!e && tracefs_set(f->t, 0, "tracing_on", "1"))
@@ -182,10 +188,8 @@ static enum st_err load_tgids(struct tgid_map *m)
     return e;
 }
 
-static int open_source(struct ftrace *f)
+static int open_trace(struct ftrace *f)
 {
-    if (f->spool)
-        return open(f->spool, O_RDONLY | O_CLOEXEC);
     char p[PATH_MAX];
     if (tracefs_path(f->t, 0, "trace", p, sizeof(p)))
         return -1;
@@ -212,17 +216,17 @@ static void report(struct ftrace *f, const struct fnorm_stats *ns)
                    (unsigned long long)lost, f->setup.buf_kb);
 }
 
-/* --stream: keep the raw capture under its final name after a failure. */
+/* --stream: keep the raw capture, merged, under its final name after a
+ * failure; never after SIGTERM. */
 static void keep_spool(struct ftrace *f)
 {
-    if (!f->spool || access(f->spool, F_OK))
+    if (!f->spool || !spools_exist(&f->sp))
         return;
-    if (!sig_terminated() && rename(f->spool, f->c->raw_path) == 0)
+    if (!sig_terminated() && !spools_merge_to(&f->sp, f->c->raw_path))
         f->c->ui.warn(f->c->ui.ctx, "the raw trace is kept in %s (convert it later with: "
                                     "systrace --from-file %s)", f->c->raw_path,
                       f->c->raw_path);
-    else
-        remove(f->spool);
+    spools_remove(&f->sp);
 }
 
 static void restore(struct ftrace *f)
@@ -246,18 +250,31 @@ static void progress_cb(void *ctx, uint64_t bytes)
     f->c->ui.progress(f->c->ui.ctx, bytes);
 }
 
-static enum st_err convert(struct ftrace *f, struct tracewriter *w, struct tgid_map *m)
+static ssize_t merge_read(void *m, char *buf, size_t n)
+{
+    return fmerge_read(m, buf, n);
+}
+
+static enum st_err convert(struct ftrace *f, struct tracewriter *w, struct tgid_map *tgids)
 {
     struct capture *c = f->c;
     struct fconv cv = {.norm = {.flags = 1, .func_events = f->setup.tracer == FT_FUNCTION,
-                                .tgids = m},
+                                .tgids = tgids},
                        .watch = c->sync_written ? c->sync_id : NULL,
                        .cancel = cancel_cb, .progress = progress_cb, .ctx = f};
-    int fd = open_source(f);
-    if (fd < 0)
+    int fd = -1;
+    struct fmerge *m = NULL;
+    char err[600] = "";
+    if (f->spool && fmerge_open(f->sp.files, f->sp.n, &m, err, sizeof(err)))
+        return fail(c, ST_EIO, "cannot read the stream: %s", err);
+    if (!f->spool && (fd = open_trace(f)) < 0)
         return fail(c, ST_EIO, "cannot read the trace: %s", strerror(errno));
-    enum st_err e = ftrace_convert(fd, w, &cv);
-    close(fd);
+    cv.read = m ? merge_read : fconv_read_fd;
+    cv.src = m ? (void *)m : (void *)&fd;
+    enum st_err e = ftrace_convert(w, &cv);
+    if (fd >= 0)
+        close(fd);
+    fmerge_free(m);
     if (e == ST_EIO)
         return fail(c, e, "%s", cv.err);
     if (!e) {
@@ -287,10 +304,9 @@ static enum st_err collect(void *state, struct tracewriter *w)
     const char *keep = getenv("SYSTRACE_KEEP_RAW");
     if (e)
         keep_spool(f);
-    else if (f->spool && keep && !strcmp(keep, "1") && !rename(f->spool, f->c->raw_path))
+    else if (f->spool && keep && !strcmp(keep, "1") && !spools_merge_to(&f->sp, f->c->raw_path))
         f->c->ui.note(f->c->ui.ctx, "Raw kernel text kept in %s", f->c->raw_path);
-    else if (f->spool)
-        remove(f->spool);
+    spools_remove(&f->sp);
     restore(f);
     return e;
 }
@@ -312,8 +328,8 @@ static void destroy(void *state)
     fstream_free(f->stream);
     if (f->started)
         restore(f);
-    if (f->spool)
-        remove(f->spool);
+    spools_remove(&f->sp);
+    spools_free(&f->sp);
     free(f->spool);
     evlist_free(&f->events);
     free(f);

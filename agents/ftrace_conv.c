@@ -11,7 +11,12 @@
 
 #define READ_CHUNK (1u << 20)
 
-static enum st_err pump(int fd, struct fnorm *n, struct fconv *c)
+ssize_t fconv_read_fd(void *src, char *buf, size_t n)
+{
+    return read(*(int *)src, buf, n);
+}
+
+static enum st_err pump(struct fnorm *n, struct fconv *c)
 {
     char *buf = malloc(READ_CHUNK);
     if (!buf)
@@ -22,7 +27,7 @@ static enum st_err pump(int fd, struct fnorm *n, struct fconv *c)
             e = ST_EINTR;
             break;
         }
-        ssize_t r = read(fd, buf, READ_CHUNK);
+        ssize_t r = c->read(c->src, buf, READ_CHUNK);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
@@ -40,7 +45,7 @@ static enum st_err pump(int fd, struct fnorm *n, struct fconv *c)
     return e;
 }
 
-enum st_err ftrace_convert(int fd, struct tracewriter *w, struct fconv *c)
+enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
 {
     struct text_sink ts;
     tw_text_sink(w, &ts);
@@ -49,7 +54,7 @@ enum st_err ftrace_convert(int fd, struct tracewriter *w, struct fconv *c)
     struct fnorm *n = rep ? fnorm_new(&c->norm, repair_write, rep) : NULL;
     enum st_err e = n ? tw_begin(w, "systemTraceEvents") : ST_ENOMEM;
     if (!e)
-        e = pump(fd, n, c);
+        e = pump(n, c);
     if (!e)
         e = fnorm_finish(n);
     if (!e)

@@ -51,6 +51,7 @@ static int digit(char c)
 struct fields {
     size_t cpu;             /* the '[' */
     size_t flags, nflags;   /* flags token (nflags 0: no flags column) */
+    size_t ts;              /* the timestamp's first digit */
     size_t event;           /* first byte after "TIMESTAMP: " */
 };
 
@@ -83,6 +84,7 @@ static int fields_at(const char *p, size_t n, size_t b, struct fields *f)
     size_t after = timestamp_at(p, n, tok);
     if (after) {            /* no flags column (irq-info off) */
         f->nflags = 0;
+        f->ts = tok;
     } else {
         if (i == tok || i >= n || p[i] != ' ')
             return 0;
@@ -91,6 +93,7 @@ static int fields_at(const char *p, size_t n, size_t b, struct fields *f)
             i++;
         if (!(after = timestamp_at(p, n, i)))
             return 0;
+        f->ts = i;
     }
     f->cpu = b;
     f->flags = tok;
@@ -150,6 +153,27 @@ static int fix_flags(char *p, const struct fields *f)
         changed = 1;
     }
     return changed;
+}
+
+int fnorm_line_time(const char *line, size_t n, uint64_t *ns)
+{
+    struct fields f;
+    if (!find_fields(line, n, &f))
+        return 0;
+    uint64_t sec = 0, frac = 0;
+    size_t i = f.ts;
+    while (line[i] != '.')
+        sec = sec * 10 + (uint64_t)(line[i++] - '0');
+    int digits = 0;
+    for (i++; line[i] != ':'; i++)
+        if (digits < 9) {
+            frac = frac * 10 + (uint64_t)(line[i] - '0');
+            digits++;
+        }
+    for (; digits < 9; digits++)
+        frac *= 10;
+    *ns = sec * 1000000000u + frac;
+    return 1;
 }
 
 int fnorm_fix_flags(char *line, size_t n)

@@ -60,6 +60,9 @@ const struct fnorm_stats *fnorm_stats(const struct fnorm *f);
  * atrace decoder, --from-file): copies through a fixed buffer first. */
 enum st_err fnorm_write(void *f, const void *p, size_t n);
 
+/* The TIMESTAMP of an event line in ns (1), or 0 when it has none. */
+int fnorm_line_time(const char *line, size_t n, uint64_t *ns);
+
 /* One line, for tests and the fuzz target: rewrite in place (flags only);
  * returns 1 if changed. */
 int fnorm_fix_flags(char *line, size_t n);

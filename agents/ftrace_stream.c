@@ -1,4 +1,4 @@
-/* trace_pipe to spool file, in a thread; see ftrace_stream.h. */
+/* Per-CPU trace_pipe readers writing spool files; see ftrace_stream.h. */
 #include "ftrace_stream.h"
 
 #include <errno.h>
@@ -17,22 +17,35 @@
 
 #include "debug.h"
 
-#define BUF_SIZE (1u << 20)
+#define BUF_MAX (1u << 20)
+#define BUF_MIN (64u << 10)
+#define BUF_TOTAL (8u << 20)
 #define PAUSE_MS 50
 #define BUSY_BYTES (64u << 10)
 #define READER_NICE (-10)
 
-struct fstream {
+struct fstream;
+
+struct reader {
+    struct fstream *s;
+    size_t idx;
     int pipe_fd, spool_fd;
-    int ctl[2];                 /* main -> thread: 'd' drain, 'a' abort */
     pthread_t th;
-    int running;
+    int started;
     char *buf;
-    size_t len;
-    _Atomic uint64_t bytes;
+    size_t cap, len;
     size_t cycle;               /* bytes the last read_available got */
     double max_flush_ms, max_cycle_ms;  /* for SYSTRACE_DEBUG=ftrace */
-    int werr;                   /* errno of a failed spool write */
+    int werr;                   /* errno of a failed spool write or read */
+};
+
+struct fstream {
+    struct reader *r;
+    size_t n;
+    int ctl[2];                 /* readable once told to stop; never drained */
+    _Atomic int cmd;            /* 'd' drain, 'a' abort */
+    _Atomic uint64_t bytes;
+    int running;
     char err[256];
 };
 
@@ -43,168 +56,187 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static int flush_buf(struct fstream *s)
+static int flush_buf(struct reader *r)
 {
     double t0 = now_ms();
     size_t off = 0;
-    while (off < s->len && !s->werr) {
-        ssize_t w = write(s->spool_fd, s->buf + off, s->len - off);
+    while (off < r->len && !r->werr) {
+        ssize_t w = write(r->spool_fd, r->buf + off, r->len - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            s->werr = w < 0 ? errno : EIO;
+            r->werr = w < 0 ? errno : EIO;
         else
             off += (size_t)w;
     }
-    s->len = 0;
+    r->len = 0;
     double dt = now_ms() - t0;
-    if (dt > s->max_flush_ms)
-        s->max_flush_ms = dt;
-    return s->werr ? -1 : 0;
+    if (dt > r->max_flush_ms)
+        r->max_flush_ms = dt;
+    return r->werr ? -1 : 0;
 }
 
 /* Read what the pipe has now; 0 when it is empty, -1 on a failure. */
-static int read_available(struct fstream *s)
+static int read_available(struct reader *r)
 {
-    s->cycle = 0;
+    r->cycle = 0;
     for (;;) {
-        if (BUF_SIZE - s->len < 64 * 1024 && flush_buf(s))
+        if (r->cap - r->len < r->cap / 4 && flush_buf(r))
             return -1;
-        ssize_t r = read(s->pipe_fd, s->buf + s->len, BUF_SIZE - s->len);
-        if (r > 0) {
-            s->len += (size_t)r;
-            s->cycle += (size_t)r;
-            atomic_fetch_add(&s->bytes, (uint64_t)r);
+        ssize_t k = read(r->pipe_fd, r->buf + r->len, r->cap - r->len);
+        if (k > 0) {
+            r->len += (size_t)k;
+            r->cycle += (size_t)k;
+            atomic_fetch_add(&r->s->bytes, (uint64_t)k);
             continue;
         }
-        if (r < 0 && errno == EINTR)
+        if (k < 0 && errno == EINTR)
             continue;
-        if (r < 0 && errno != EAGAIN) {
-            s->werr = errno;
+        if (k < 0 && errno != EAGAIN) {
+            r->werr = errno;
             return -1;
         }
-        return 0;   /* empty for now (EAGAIN) */
+        return 0;   /* empty for now (EAGAIN), or EOF */
     }
 }
 
-/* Wait for data (watch_pipe) or a command; 1 when told to stop. */
-static int wait_for(struct fstream *s, int watch_pipe, int ms)
+/* Wait for data (watch_pipe) or the stop; 1 when told to stop. */
+static int wait_for(struct reader *r, int watch_pipe, int ms)
 {
-    struct pollfd p[2] = {{s->ctl[0], POLLIN, 0}, {s->pipe_fd, POLLIN, 0}};
+    struct pollfd p[2] = {{r->s->ctl[0], POLLIN, 0}, {r->pipe_fd, POLLIN, 0}};
     if (poll(p, watch_pipe ? 2 : 1, ms) < 0 && errno != EINTR)
         return 1;
     if (!p[0].revents)
         return 0;
-    char cmd = 'a';
-    if (read(s->ctl[0], &cmd, 1) != 1)
-        cmd = 'a';
-    if (cmd == 'd')
-        read_available(s);
+    if (atomic_load(&r->s->cmd) == 'd')
+        read_available(r);
     return 1;
 }
 
 static void *run(void *arg)
 {
-    struct fstream *s = arg;
+    struct reader *r = arg;
     /* ahead of the load being traced when CPUs are busy (we are root) */
     if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), READER_NICE))
         ST_DBG(DBG_FTRACE, "reader priority unchanged: %s", strerror(errno));
-    while (!wait_for(s, 1, -1)) {
+    while (!wait_for(r, 1, -1)) {
         double t0 = now_ms();
-        if (read_available(s))
+        if (read_available(r))
             break;
-        if (s->len >= BUF_SIZE / 2 && flush_buf(s))
+        if (r->len >= r->cap / 2 && flush_buf(r))
             break;
-        if (now_ms() - t0 > s->max_cycle_ms)
-            s->max_cycle_ms = now_ms() - t0;
+        if (now_ms() - t0 > r->max_cycle_ms)
+            r->max_cycle_ms = now_ms() - t0;
         /* Waking on every event would make the reader's own wakeups and
          * context switches most of a quiet trace, so pause after a small
          * read; after a big one the kernel is busy: read on at once. */
-        if (s->cycle < BUSY_BYTES && wait_for(s, 0, PAUSE_MS))
+        if (r->cycle < BUSY_BYTES && wait_for(r, 0, PAUSE_MS))
             break;
     }
-    flush_buf(s);
-    close(s->pipe_fd);
-    s->pipe_fd = -1;
-    ST_DBG(DBG_FTRACE, "stream reader: longest read %.1f ms, longest spool write %.1f ms",
-           s->max_cycle_ms, s->max_flush_ms);
+    flush_buf(r);
+    close(r->pipe_fd);
+    r->pipe_fd = -1;
+    ST_DBG(DBG_FTRACE, "stream reader %zu: longest read %.1f ms, longest spool write %.1f ms",
+           r->idx, r->max_cycle_ms, r->max_flush_ms);
     return NULL;
 }
 
-static void close_all(struct fstream *s)
+static void close_reader(struct reader *r)
 {
-    if (s->pipe_fd >= 0)
-        close(s->pipe_fd);
-    if (s->spool_fd >= 0)
-        close(s->spool_fd);
+    if (r->pipe_fd >= 0)
+        close(r->pipe_fd);
+    if (r->spool_fd >= 0)
+        close(r->spool_fd);
+    r->pipe_fd = r->spool_fd = -1;
+    free(r->buf);
+    r->buf = NULL;
+}
+
+/* Stop every started thread ('d' or 'a') and release everything. */
+static void finish(struct fstream *s, char cmd)
+{
+    if (s->running) {
+        atomic_store(&s->cmd, cmd);
+        if (write(s->ctl[1], &cmd, 1) != 1) {
+            /* a fresh pipe always takes one byte */
+        }
+        for (size_t i = 0; i < s->n; i++)
+            if (s->r[i].started)
+                pthread_join(s->r[i].th, NULL);
+        s->running = 0;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        close_reader(&s->r[i]);
     for (int i = 0; i < 2; i++)
         if (s->ctl[i] >= 0)
             close(s->ctl[i]);
-    s->pipe_fd = s->spool_fd = s->ctl[0] = s->ctl[1] = -1;
+    s->ctl[0] = s->ctl[1] = -1;
 }
 
-enum st_err fstream_start(const char *pipe_path, const char *spool_path, struct fstream **out,
-                          char *err, size_t errlen)
+static int open_reader(struct fstream *s, size_t i, const char *pipe, const char *spool,
+                       size_t cap, const char **what)
+{
+    struct reader *r = &s->r[i];
+    r->s = s;
+    r->idx = i;
+    r->cap = cap;
+    r->pipe_fd = r->spool_fd = -1;
+    if (!(r->buf = malloc(cap)))
+        return ENOMEM;
+    *what = pipe;
+    if ((r->pipe_fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+        return errno;
+    *what = spool;
+    if ((r->spool_fd = open(spool, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
+        return errno;
+    return 0;
+}
+
+enum st_err fstream_start(char *const *pipes, char *const *spools, size_t n,
+                          struct fstream **out, char *err, size_t errlen)
 {
     *out = NULL;
     struct fstream *s = calloc(1, sizeof(*s));
-    if (!s || !(s->buf = malloc(BUF_SIZE))) {
+    if (!s || !(s->r = calloc(n ? n : 1, sizeof(*s->r)))) {
         free(s);
         return ST_ENOMEM;
     }
+    s->n = n;
     s->ctl[0] = s->ctl[1] = -1;
-    s->pipe_fd = open(pipe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    const char *what = pipe_path;
-    int e = s->pipe_fd < 0 ? errno : 0;
-    if (!e) {
-        what = spool_path;
-        s->spool_fd = open(spool_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        e = s->spool_fd < 0 ? errno : 0;
-    } else {
-        s->spool_fd = -1;
-    }
-    if (!e && pipe2(s->ctl, O_CLOEXEC))
-        e = errno;
+    size_t cap = n ? BUF_TOTAL / n : BUF_MAX;
+    cap = cap > BUF_MAX ? BUF_MAX : cap < BUF_MIN ? BUF_MIN : cap;
+    const char *what = "control pipe";
+    int e = pipe2(s->ctl, O_CLOEXEC) ? errno : 0;
+    for (size_t i = 0; i < n && !e; i++)
+        e = open_reader(s, i, pipes[i], spools[i], cap, &what);
     sigset_t all, old;
     sigfillset(&all);
-    if (!e) {
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        e = pthread_create(&s->th, NULL, run, s);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    s->running = 1;
+    for (size_t i = 0; i < n && !e; i++) {
         what = "reader thread";
+        e = pthread_create(&s->r[i].th, NULL, run, &s->r[i]);
+        s->r[i].started = !e;
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (e) {
         snprintf(err, errlen, "%s: %s", what, strerror(e));
-        close_all(s);
-        free(s->buf);
-        free(s);
+        fstream_free(s);
         return ST_EIO;
     }
-    s->running = 1;
-    ST_DBG(DBG_FTRACE, "streaming %s to %s", pipe_path, spool_path);
+    ST_DBG(DBG_FTRACE, "streaming %zu per-CPU pipes (%zu KB buffers)", n, cap >> 10);
     *out = s;
     return ST_OK;
-}
-
-static void finish(struct fstream *s, char cmd)
-{
-    if (!s->running)
-        return;
-    if (write(s->ctl[1], &cmd, 1) != 1) {
-        /* the pipe cannot be full; nothing else to do */
-    }
-    pthread_join(s->th, NULL);
-    s->running = 0;
-    close_all(s);
 }
 
 enum st_err fstream_stop(struct fstream *s)
 {
     finish(s, 'd');
-    if (s->werr) {
-        snprintf(s->err, sizeof(s->err), "%s", strerror(s->werr));
-        return ST_EIO;
-    }
+    for (size_t i = 0; i < s->n; i++)
+        if (s->r[i].werr) {
+            snprintf(s->err, sizeof(s->err), "%s", strerror(s->r[i].werr));
+            return ST_EIO;
+        }
     return ST_OK;
 }
 
@@ -228,8 +260,7 @@ void fstream_free(struct fstream *s)
 {
     if (!s)
         return;
-    fstream_abort(s);
-    close_all(s);
-    free(s->buf);
+    finish(s, 'a');
+    free(s->r);
     free(s);
 }

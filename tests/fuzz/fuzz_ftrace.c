@@ -31,6 +31,8 @@ static void norm(const uint8_t *data, size_t size, int opts)
     struct fnorm *f = fnorm_new(&o, count, &out);
     char *copy = malloc(size ? size : 1);
     memcpy(copy, data, size);
+    uint64_t ns;
+    fnorm_line_time(copy, size, &ns);
     size_t cut = size ? (size_t)data[0] * 7 % size : 0;
     if (!fnorm_feed(f, copy, cut) && !fnorm_feed(f, copy + cut, size - cut))
         fnorm_finish(f);

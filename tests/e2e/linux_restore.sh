@@ -11,6 +11,7 @@ need_tracefs
 
 # run_bg ARGS: systrace in the background, stdout/stderr in bg.out/bg.err
 run_bg() {
+    rm -f bg.out bg.err     # wait_tracing must not see the last run's output
     "$SYSTRACE" "$@" >bg.out 2>bg.err </dev/null &
     pid=$!
     track_pid $pid

@@ -33,6 +33,8 @@ extern const struct agent_ops *const st_agents[];
 extern const struct agent_ops procdump_agent;
 extern const struct agent_ops atrace_agent;
 extern const struct agent_ops appprofile_agent;
+extern const struct agent_ops hostproc_agent;
+extern const struct agent_ops ftrace_agent;
 extern const struct agent_ops controller_agent;
 
 #endif

@@ -14,6 +14,7 @@
 #include "options.h"
 
 struct adb_device;
+struct tracefs;
 
 struct capture_ui {
     /* an informational line (catapult's wording where it has one) */
@@ -30,6 +31,8 @@ struct capture {
     struct capture_ui ui;
     const char *serial;         /* for messages */
     struct adb_device *dev;     /* android target */
+    int host;                   /* linux target: this machine's kernel */
+    struct tracefs *tfs;        /* linux target: its tracefs (ftrace_fs.h) */
     int sdk;
     int root;                   /* adbd runs as root */
     char tracing_dir[64];       /* /sys/kernel/tracing or .../debug/tracing */

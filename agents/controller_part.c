@@ -22,7 +22,7 @@ struct ctl {
 static enum st_err create(struct capture *c, void **state)
 {
     *state = NULL;
-    if (!c->dev)
+    if (!c->dev && !c->host)
         return ST_OK;
     struct ctl *t = calloc(1, sizeof(*t));
     if (!t)

@@ -5,8 +5,10 @@
 
 const struct agent_ops *const st_agents[] = {
     &procdump_agent,
+    &hostproc_agent,
     &atrace_agent,
     &appprofile_agent,     /* after atrace: aligns with its text */
+    &ftrace_agent,
     &controller_agent,
     NULL,
 };

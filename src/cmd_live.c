@@ -152,7 +152,7 @@ static int capture(struct live *l)
 int cmd_live(const struct st_options *o)
 {
     if (o->target == TARGET_LINUX)
-        return fail_msg("--target=linux", "host tracing is not available in this build yet");
+        return cmd_linux(o);
     struct live l;
     memset(&l, 0, sizeof(l));
     l.o = o;

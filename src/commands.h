@@ -14,6 +14,9 @@ int cmd_method(const struct st_options *o);
 /* Live capture (or -l) on the chosen target. */
 int cmd_live(const struct st_options *o);
 
+/* --target=linux: capture (or -l) on this machine's kernel. */
+int cmd_linux(const struct st_options *o);
+
 /* "Wrote trace HTML file: file:///abs/path" on stdout unless quiet. */
 void report_written(const struct st_options *o, const char *path);
 

@@ -12,7 +12,7 @@ enum {
     OPT_TARGET = 256, OPT_TIMEOUT, OPT_COLL_TIMEOUT, OPT_ATRACE_CATS, OPT_NO_COMPRESS,
     OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_TRANSPORT, OPT_LINK_ASSETS, OPT_ASSET_DIR,
     OPT_VERSION, OPT_MPROFILE, OPT_MFORMAT, OPT_MCLOCK, OPT_CALLGRAPH, OPT_CGTHRESH,
-    OPT_MJSON, OPT_APPPROF, OPT_APPSAMPLE,
+    OPT_MJSON, OPT_APPPROF, OPT_APPSAMPLE, OPT_STREAM,
 };
 
 static const struct option longopts[] = {
@@ -45,6 +45,7 @@ static const struct option longopts[] = {
     {"method-json", required_argument, NULL, OPT_MJSON},
     {"app-profile", required_argument, NULL, OPT_APPPROF},
     {"app-profile-sampling", required_argument, NULL, OPT_APPSAMPLE},
+    {"stream", no_argument, NULL, OPT_STREAM},
     {NULL, 0, NULL, 0},
 };
 
@@ -54,7 +55,8 @@ void options_usage(void)
 "Usage: systrace [options] [category1 [category2 ...]]\n"
 "\n"
 "Capture a system trace from an Android device (through the adb server) or\n"
-"convert a saved trace, and write one self-contained HTML page.\n"
+"from this machine's kernel (--target=linux, as root), or convert a saved\n"
+"trace, and write one self-contained HTML page.\n"
 "Example: systrace -b 32768 -t 15 gfx input view sched freq\n"
 "\n"
 "Options:\n"
@@ -109,9 +111,13 @@ void options_usage(void)
 "  --app-profile-sampling=US\n"
 "                        sample every US microseconds instead of tracing every call\n"
 "\n"
-"Ftrace options (--target=linux):\n"
+"Ftrace options (--target=linux: this machine's kernel, as root):\n"
 "  --ftrace-categories=a,b\n"
-"                        categories as a comma list\n"
+"                        categories as a comma list (default sched); -l lists\n"
+"                        them; SUBSYSTEM/EVENT names one kernel event\n"
+"  --stream              read the trace while tracing, so a capture of any\n"
+"                        length keeps every event (spooled beside the output)\n"
+"  -k F1,F2              trace these kernel functions; -b, -t as above\n"
 "\n"
 "Viewer:\n"
 "  --viewer=FILE         trace viewer HTML to embed (webcomponents.min.js beside\n"
@@ -119,7 +125,8 @@ void options_usage(void)
 "                        copy, or the copy built in\n"
 "\n"
 "Environment: ANDROID_SERIAL, ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_ADDRESS,\n"
-"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_DEBUG=adb,sync,atrace,...\n"
+"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_DEBUG=adb,sync,atrace,...,\n"
+"SYSTRACE_FTRACE_INSTANCE=0, SYSTRACE_KEEP_RAW=1 (--target=linux, docs/linux.md)\n"
 "Ctrl-C while tracing stops early and keeps the trace; a second Ctrl-C exits.\n"
 "Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
 "3 output written from a truncated input, 130 interrupted, 143 terminated.\n", stdout);
@@ -206,6 +213,7 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_FTRACE_CATS: o->ftrace_categories = arg; return 0;
     case OPT_NO_COMPRESS: o->compress = 0; return 0;
     case OPT_FROM_FILE: o->from_file = arg; return 0;
+    case OPT_STREAM: o->stream = 1; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
     case OPT_TRANSPORT:
         if (!strcmp(arg, "auto"))
@@ -280,6 +288,10 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     }
     o->args = argv + optind;
     o->nargs = optind < argc ? (size_t)(argc - optind) : 0;
+    if (o->stream && o->target != TARGET_LINUX) {
+        snprintf(err, errlen, "--stream needs --target=linux");
+        return 2;
+    }
     const char *from_opt = o->target == TARGET_LINUX ? o->ftrace_categories : atrace_cats;
     int rc;
     if (optind < argc)

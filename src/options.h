@@ -44,6 +44,7 @@ struct st_options {
     const char *method_json;            /* --method-json OUT (input positional) */
     const char *app_profile;            /* --app-profile PROCESS (live capture) */
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
+    int stream;                 /* --stream (linux): read trace_pipe while tracing */
     int show_help, show_version;
     /* categories: positional, or --atrace-categories / --ftrace-categories,
      * each possibly a comma list; joined and split on ',' when used */

@@ -1,0 +1,71 @@
+/* Kernel text to the result's ftrace part; see ftrace_conv.h. */
+#include "ftrace_conv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "repair.h"
+
+#define READ_CHUNK (1u << 20)
+
+ssize_t fconv_read_fd(void *src, char *buf, size_t n)
+{
+    return read(*(int *)src, buf, n);
+}
+
+static enum st_err pump(struct fnorm *n, struct fconv *c)
+{
+    char *buf = malloc(READ_CHUNK);
+    if (!buf)
+        return ST_ENOMEM;
+    enum st_err e = ST_OK;
+    for (;;) {
+        if (c->cancel && c->cancel(c->ctx)) {
+            e = ST_EINTR;
+            break;
+        }
+        ssize_t r = c->read(c->src, buf, READ_CHUNK);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            snprintf(c->err, sizeof(c->err), "reading the trace failed: %s", strerror(errno));
+            e = ST_EIO;
+            break;
+        }
+        if (r == 0 || (e = fnorm_feed(n, buf, (size_t)r)))
+            break;
+        c->bytes += (uint64_t)r;
+        if (c->progress)
+            c->progress(c->ctx, c->bytes);
+    }
+    free(buf);
+    return e;
+}
+
+enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
+{
+    struct text_sink ts;
+    tw_text_sink(w, &ts);
+    struct repair_opts ro = {.circular = 1, .add_header = 1, .watch = c->watch};
+    struct repair *rep = repair_new(&ro, &ts);
+    struct fnorm *n = rep ? fnorm_new(&c->norm, repair_write, rep) : NULL;
+    enum st_err e = n ? tw_begin(w, "systemTraceEvents") : ST_ENOMEM;
+    if (!e)
+        e = pump(n, c);
+    if (!e)
+        e = fnorm_finish(n);
+    if (!e)
+        e = repair_finish(rep);
+    if (!e)
+        e = tw_end(w);
+    if (!e) {
+        c->stats = *fnorm_stats(n);
+        c->watch_seen = repair_watch_seen(rep);
+    }
+    fnorm_free(n);
+    repair_free(rep);
+    return e;
+}

@@ -1,0 +1,70 @@
+/*
+ * Line normalisation of host ftrace text, streamed, so the classic trace
+ * viewer imports what a modern kernel prints.  Verified against the
+ * viewer's FTraceImporter (lineREWithTGID / lineREWithIRQInfo): it wants
+ * exactly four flag characters `[dX.][Nnp.][Hhs.][0-9a-f.]` followed by
+ * white space, so every line of a kernel >= 5.18 (five columns, the last
+ * being migrate-disable: `d..2.`) and every line with a newer flag letter
+ * (D b  B L l  Z z) fails to parse and is dropped by the viewer.
+ *
+ *  - flags: the fifth column becomes a space (the line keeps its length),
+ *    letters the viewer does not know become their nearest ones (D->d,
+ *    b->., B/L->N, l/b->n, Z->H, z->h).  Perfetto, which accepts both forms,
+ *    reads none of these columns, so it loses nothing.
+ *  - lost events: trace_pipe's `CPU:N [LOST M EVENTS]` lines are counted and
+ *    kept as `# CPU:N [LOST M EVENTS]` comments both viewers skip.
+ *  - function tracer lines (`ts: func <-parent`) get trace-cmd's event name:
+ *    `ts: function: func <-parent`, so they parse as events.
+ *  - with a TID->TGID map, lines without a TGID column get one (kernels
+ *    without options/record-tgid), `(-------)` when unknown.
+ *
+ * Edits that keep the length are made in place in the caller's buffer
+ * (fnorm_feed takes it mutable); only insertions split the output.
+ * Memory: one line prefix of at most FNORM_LINE_MAX bytes is carried
+ * between chunks; longer lines stream through after it.
+ */
+#ifndef SYSTRACE_FTRACE_NORM_H
+#define SYSTRACE_FTRACE_NORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "repair.h"
+#include "sink.h"
+
+#define FNORM_LINE_MAX 4096
+
+struct fnorm_opts {
+    int flags;                      /* fix the flags column */
+    int func_events;                /* name function tracer lines */
+    const struct tgid_map *tgids;   /* insert a TGID column where missing */
+};
+
+struct fnorm_stats {
+    uint64_t events;        /* event lines (not comments, not blank) */
+    uint64_t flags_fixed;   /* lines whose flags were changed */
+    uint64_t lost;          /* events the kernel reported lost */
+    uint64_t lost_lines;
+};
+
+struct fnorm;
+struct fnorm *fnorm_new(const struct fnorm_opts *o, st_write_fn out, void *ctx);
+void fnorm_free(struct fnorm *f);
+/* p is edited in place. */
+enum st_err fnorm_feed(struct fnorm *f, char *p, size_t n);
+enum st_err fnorm_finish(struct fnorm *f);
+const struct fnorm_stats *fnorm_stats(const struct fnorm *f);
+
+/* The same as an st_write_fn for chains whose bytes are const (the
+ * atrace decoder, --from-file): copies through a fixed buffer first. */
+enum st_err fnorm_write(void *f, const void *p, size_t n);
+
+/* The TIMESTAMP of an event line in ns (1), or 0 when it has none. */
+int fnorm_line_time(const char *line, size_t n, uint64_t *ns);
+
+/* One line, for tests and the fuzz target: rewrite in place (flags only);
+ * returns 1 if changed. */
+int fnorm_fix_flags(char *line, size_t n);
+
+#endif

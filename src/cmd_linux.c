@@ -1,0 +1,197 @@
+/*
+ * `systrace --target=linux`: trace this machine's kernel through tracefs
+ * (agents/ftrace.c, agents/hostproc_agent.c) with the same controller,
+ * signals, progress and output as the Android path, and -l for the
+ * categories this kernel offers.  tracefs is found or mounted and the
+ * private tracing instance made before the output is opened, so a
+ * missing permission is reported before anything is written.
+ *
+ * Kernel state: the agents restore it after collecting, after errors,
+ * Ctrl-C and SIGTERM; tracefs_close() here is the last line (and unmounts
+ * what was mounted).  A second Ctrl-C exits at once: the SIGINT handler is
+ * chained so the restore runs first (async-signal-safe subset).
+ * Exit codes as cmd_live.c: 130 after Ctrl-C during collection, 143 after
+ * SIGTERM.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "controller.h"
+#include "ftrace_cats.h"
+#include "ftrace_fs.h"
+#include "signals.h"
+#include "tracewriter.h"
+#include "ui.h"
+
+/* What the chained SIGINT handler must reach. */
+static struct tracefs *volatile emergency_fs;
+static struct sigaction prev_int;
+
+static void on_sigint(int sig)
+{
+    /* the first Ctrl-C stops early and collects; the second exits in the
+     * previous handler, so put the kernel back first */
+    if (sig_interrupts() >= 1 && emergency_fs)
+        tracefs_emergency(emergency_fs);
+    if (prev_int.sa_handler != SIG_DFL && prev_int.sa_handler != SIG_IGN)
+        prev_int.sa_handler(sig);
+}
+
+static void chain_sigint(struct tracefs *t)
+{
+    struct sigaction sa;
+    if (sigaction(SIGINT, NULL, &prev_int) || (prev_int.sa_flags & SA_SIGINFO))
+        return;
+    sa = prev_int;
+    sa.sa_handler = on_sigint;
+    emergency_fs = t;
+    sigaction(SIGINT, &sa, NULL);
+}
+
+static int fail_msg(const char *what)
+{
+    fprintf(stderr, "systrace: --target=linux: %s\n", what);
+    return EXIT_ERROR;
+}
+
+static int list_categories(struct tracefs *t)
+{
+    struct dynbuf text, out;
+    dynbuf_init(&text, 16u << 20);
+    dynbuf_init(&out, 1u << 20);
+    struct evset *s = evset_new();
+    enum st_err e = s ? tracefs_read(t, 1, "available_events", &text) : ST_ENOMEM;
+    if (!e)
+        e = evset_parse(s, dynbuf_str(&text), text.len);
+    if (!e)
+        e = fcat_list(s, &out);
+    if (!e)
+        fputs(dynbuf_str(&out), stdout);
+    int rc = e ? fail_msg(e == ST_ENOMEM ? st_strerror(e) : t->err) : EXIT_OK;
+    evset_free(s);
+    dynbuf_free(&text);
+    dynbuf_free(&out);
+    return rc;
+}
+
+/* trace.html -> trace.ftrace: where --stream keeps the raw capture. */
+static char *raw_path_for(const char *out)
+{
+    size_t n = strlen(out);
+    const char *slash = strrchr(out, '/');
+    const char *dot = strrchr(out, '.');
+    if (dot && (!slash || dot > slash + 1))
+        n = (size_t)(dot - out);
+    char *p = malloc(n + 8);
+    if (p)
+        snprintf(p, n + 8, "%.*s.ftrace", (int)n, out);
+    return p;
+}
+
+static void warn_ignored(const struct st_options *o, struct capture *c)
+{
+    if (o->apps)
+        c->ui.warn(c->ui.ctx, "-a applies to Android devices; ignored with --target=linux");
+    if (!o->compress)
+        c->ui.warn(c->ui.ctx, "--no-compress applies to Android devices; ignored with "
+                              "--target=linux");
+}
+
+static int use_instance(void)
+{
+    const char *v = getenv("SYSTRACE_FTRACE_INSTANCE");
+    return !v || strcmp(v, "0") != 0;
+}
+
+struct run {
+    const struct st_options *o;
+    struct capture c;
+    struct ui u;
+    struct viewer v;
+    struct tracewriter *w;
+    char *out, *raw;
+    int sigfd;
+};
+
+static int capture(struct run *r)
+{
+    const struct st_options *o = r->o;
+    r->out = options_output_path(o);
+    r->raw = r->out ? raw_path_for(r->out) : NULL;
+    if (!r->out || !r->raw)
+        return fail_msg("out of memory");
+    if (!o->json && open_viewer(o, &r->v))
+        return EXIT_ERROR;
+    enum st_err e = tw_open(r->out, o->json ? TW_JSON : TW_HTML, &r->v, &r->w);
+    if (e) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out,
+                r->w ? tw_errtext(r->w) : st_strerror(e));
+        return EXIT_ERROR;
+    }
+    r->c.raw_path = r->raw;
+    e = controller_run(&r->c, &r->u, r->w, r->sigfd);
+    if (e) {
+        fail_msg(dynbuf_str(&r->c.err));
+        return sig_terminated() ? 143 : e == ST_EINTR ? 130 : EXIT_ERROR;
+    }
+    if (!o->quiet)
+        printf("Outputting Systrace results...\n");
+    if (tw_commit(r->w)) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, tw_errtext(r->w));
+        return EXIT_ERROR;
+    }
+    report_written(o, r->out);
+    return EXIT_OK;
+}
+
+int cmd_linux(const struct st_options *o)
+{
+    struct run r;
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    r.c.opt = o;
+    r.c.host = 1;
+    r.c.serial = "linux";
+    dynbuf_init(&r.c.err, 8192);
+    ui_init(&r.u, o->quiet, &r.c.ui);
+    r.sigfd = sig_install();
+    struct tracefs *t = tracefs_new();
+    int rc = EXIT_OK;
+    if (!t) {
+        rc = fail_msg("out of memory");
+    } else if (tracefs_open(t)) {
+        rc = fail_msg(t->err);
+    } else {
+        chain_sigint(t);
+        r.c.tfs = t;
+        snprintf(r.c.tracing_dir, sizeof(r.c.tracing_dir), "%.63s", t->root);
+        if (t->notes[0])
+            r.c.ui.warn(r.c.ui.ctx, "%s", t->notes);
+        if (o->list_categories) {
+            rc = list_categories(t);
+        } else if (tracefs_begin(t, use_instance())) {
+            rc = fail_msg(t->err);
+        } else {
+            warn_ignored(o, &r.c);
+            rc = capture(&r);
+        }
+    }
+    if (t && tracefs_close(t)) {
+        fprintf(stderr, "systrace: warning: the kernel's tracing settings were not all "
+                        "restored: %s\n", t->err);
+        rc = rc ? rc : EXIT_ERROR;
+    }
+    emergency_fs = NULL;
+    tracefs_free(t);
+    tw_free(r.w);
+    viewer_free(&r.v);
+    free(r.out);
+    free(r.raw);
+    dynbuf_free(&r.c.err);
+    sig_restore();
+    return rc;
+}

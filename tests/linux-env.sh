@@ -1,0 +1,67 @@
+# Helpers for the --target=linux cases (tests/e2e/linux_*.sh), sourced after
+# tests/lib.sh.  They trace this machine's kernel, so they need root and a
+# kernel with tracefs; otherwise they skip with the reason.
+#
+# The kernel's tracing settings are read through a tracefs mount of our own
+# (outside $T, so the cleanup's rm -rf can never reach into tracefs), only
+# while a snapshot is taken: systrace must find tracefs the way it would on
+# a user's machine.
+
+TFS=$(mktemp -d "${TMPDIR:-/tmp}/systrace-test-tfs.XXXXXX")
+TEST_INSTANCE=""   # an instance a test made: removed at exit whatever happens
+_linux_cleanup() {
+    if [ -n "$TEST_INSTANCE" ]; then
+        grep -q " $TFS " /proc/mounts || mount -t tracefs nodev "$TFS" 2>/dev/null
+        rmdir "$TFS/instances/$TEST_INSTANCE" 2>/dev/null
+    fi
+    umount "$TFS" 2>/dev/null
+    rmdir "$TFS" 2>/dev/null
+    _cleanup
+}
+trap _linux_cleanup EXIT INT TERM
+
+need_tracefs() {
+    [ "$(id -u)" = 0 ] || skip "host tracing tests need root (run make check as root)"
+    grep -qw tracefs /proc/filesystems || skip "this kernel has no tracefs"
+    mount -t tracefs nodev "$TFS" 2>/dev/null ||
+        skip "cannot mount tracefs here (no CAP_SYS_ADMIN in this container?)"
+    [ -f "$TFS/trace_marker" ] || { umount "$TFS"; skip "tracefs without trace_marker"; }
+    umount "$TFS"
+}
+
+# kernel_state FILE [DIR]: the tracing settings of the top level (or of DIR,
+# a path below a tracefs mounted at $TFS) as KEY=VALUE lines.
+kernel_state() {
+    if [ -n "${2:-}" ]; then
+        python3 "$TOP/tests/tools/ftrace_state.py" "$2" >"$1"
+        return
+    fi
+    mount -t tracefs nodev "$TFS" || fail "cannot mount tracefs for a snapshot"
+    python3 "$TOP/tests/tools/ftrace_state.py" "$TFS" >"$1"
+    umount "$TFS" || fail "cannot unmount $TFS"
+}
+
+# assert_kernel_as BEFORE WHAT [DIR]: the settings equal BEFORE, and no
+# mount or mount point of systrace's is left.
+assert_kernel_as() {
+    kernel_state after.state "${3:-}"
+    diff "$1" after.state >state.diff || { cat state.diff; fail "$2: kernel tracing settings changed"; }
+    ! grep -q "systrace-tracefs-" /proc/mounts || fail "$2: systrace's tracefs mount left"
+    ! ls -d /tmp/systrace-tracefs-* "${TMPDIR:-/tmp}"/systrace-tracefs-* >/dev/null 2>&1 ||
+        fail "$2: systrace's mount point left"
+}
+
+# wait_tracing FILE: until systrace says it is tracing (stdout in FILE).
+wait_tracing() {
+    for _i in $(seq 100); do
+        grep -q "Starting tracing" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    cat "$1"
+    fail "systrace did not start tracing"
+}
+
+# Event lines of trace-data block N of an HTML result.
+event_lines() {
+    trace_block "$1" "$2" | grep -v '^#' | grep -c .
+}

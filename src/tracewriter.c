@@ -160,6 +160,7 @@ static enum st_err split_here(struct tracewriter *w)
         e = replay_header(w);
     w->mark_len = (size_t)(outfile_tell(w->o) - at);
     w->block_bytes = 0;
+    w->split_due = 0;
     return e;
 }
 
@@ -185,10 +186,11 @@ static enum st_err split_write(struct tracewriter *w, const unsigned char *p, si
                 split = 1;
             }
         }
+        if (w->split_due && (e = split_here(w)))
+            return e;
         e = tw_with_carry(w, p, k, 0);
         w->block_bytes += k;
-        if (!e && split)
-            e = split_here(w);
+        w->split_due = split;
         p += k;
         n -= k;
     }
@@ -257,6 +259,7 @@ enum st_err tw_end(struct tracewriter *w)
     enum st_err e = tw_with_carry(w, (const unsigned char *)"", 0, 1);
     w->in_part = 0;
     w->parts++;
+    w->split_due = 0;       /* nothing follows: no empty last block */
     if (w->tee.end)
         w->tee.end(w->tee.ctx);
     if (w->splittable && w->part_bytes > w->max_part_bytes)
@@ -301,9 +304,13 @@ void tw_free(struct tracewriter *w)
     free(w);
 }
 
+/* A split due at a line end is made when the next line starts: on the
+ * next write, or here, when the repair asks where that line starts. */
 static uint64_t sink_tell(void *ctx)
 {
     struct tracewriter *w = ctx;
+    if (w->split_due)
+        split_here(w);      /* an error is sticky in the outfile */
     return outfile_tell(w->o) + w->carrylen;
 }
 

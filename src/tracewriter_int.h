@@ -26,6 +26,7 @@ struct tracewriter {
     int splittable;             /* the current part may be split */
     int pending_close;          /* an ftrace part's close tag is due */
     uint64_t block_bytes;       /* payload in the current block */
+    int split_due;              /* split before the next payload byte */
     enum hdr_state hdr_state;
     int hdr_overflow;
     struct dynbuf hdr;          /* the part's leading '#' lines */

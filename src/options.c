@@ -11,7 +11,7 @@
 enum {
     OPT_TARGET = 256, OPT_TIMEOUT, OPT_COLL_TIMEOUT, OPT_ATRACE_CATS, OPT_NO_COMPRESS,
     OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_LINK_ASSETS, OPT_ASSET_DIR,
-    OPT_VERSION,
+    OPT_VERSION, OPT_VIEWER_URL, OPT_UPDATE_VIEWER, OPT_TRACE_EVENTS,
 };
 
 static const struct option longopts[] = {
@@ -35,6 +35,9 @@ static const struct option longopts[] = {
     {"link-assets", no_argument, NULL, OPT_LINK_ASSETS},
     {"asset-dir", required_argument, NULL, OPT_ASSET_DIR},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"viewer-url", required_argument, NULL, OPT_VIEWER_URL},
+    {"update-viewer", no_argument, NULL, OPT_UPDATE_VIEWER},
+    {"trace-events", required_argument, NULL, OPT_TRACE_EVENTS},
     {NULL, 0, NULL, 0},
 };
 
@@ -61,6 +64,8 @@ void options_usage(void)
 "  --timeout=S           give up a device step after S seconds\n"
 "  --collection-timeout=S\n"
 "                        give up collecting the trace after S seconds\n"
+"  --trace-events=FILE   also write the trace as Chrome trace-event JSON to FILE\n"
+"                        (opens in Perfetto UI, chrome://tracing, speedscope)\n"
 "  -q, --quiet           print only errors\n"
 "  --version             print the version and exit\n"
 "\n"
@@ -80,11 +85,17 @@ void options_usage(void)
 "\n"
 "Viewer:\n"
 "  --viewer=FILE         trace viewer HTML to embed (webcomponents.min.js beside\n"
-"                        it); default: $SYSTRACE_VIEWER, Debian's golang-1.19-src\n"
-"                        copy, or the copy built in\n"
+"                        it); default: $SYSTRACE_VIEWER, the --update-viewer\n"
+"                        download, Debian's golang-1.19-src copy, the copy built in\n"
+"  --update-viewer       download the trace viewer and its polyfill (pinned AOSP\n"
+"                        chromium-trace files, sha256-checked) into\n"
+"                        $XDG_CACHE_HOME/systrace/ and exit; --timeout=S applies\n"
+"  --viewer-url=URL      base URL for --update-viewer (default: the pinned AOSP\n"
+"                        gitiles commit; $SYSTRACE_VIEWER_URL)\n"
 "\n"
 "Environment: ANDROID_SERIAL, ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_ADDRESS,\n"
-"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_DEBUG=adb,sync,atrace,...\n"
+"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_VIEWER_URL, XDG_CACHE_HOME,\n"
+"https_proxy/http_proxy/no_proxy (downloads), SYSTRACE_DEBUG=adb,sync,atrace,...\n"
 "Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
 "3 output written from a truncated input.\n", stdout);
 }
@@ -171,6 +182,9 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_NO_COMPRESS: o->compress = 0; return 0;
     case OPT_FROM_FILE: o->from_file = arg; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
+    case OPT_VIEWER_URL: o->viewer_url = arg; return 0;
+    case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
+    case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
     case OPT_TARGET:
         if (!strcmp(arg, "android"))
             o->target = TARGET_ANDROID;
@@ -201,6 +215,9 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     o->serial = getenv("ANDROID_SERIAL");
     if (o->serial && !*o->serial)
         o->serial = NULL;
+    o->viewer_url = getenv("SYSTRACE_VIEWER_URL");
+    if (o->viewer_url && !*o->viewer_url)
+        o->viewer_url = NULL;
     const char *atrace_cats = NULL;
     int c;
     optind = 1;

@@ -170,6 +170,8 @@ static enum st_err split_write(struct tracewriter *w, const unsigned char *p, si
 {
     enum st_err e = ST_OK;
     while (n && !e) {
+        if (w->split_due && (e = split_here(w)))
+            return e;
         size_t from = 0, k = n;
         if (w->hdr_state != HDR_DONE)
             from = track_header(w, p, n);
@@ -186,8 +188,6 @@ static enum st_err split_write(struct tracewriter *w, const unsigned char *p, si
                 split = 1;
             }
         }
-        if (w->split_due && (e = split_here(w)))
-            return e;
         e = tw_with_carry(w, p, k, 0);
         w->block_bytes += k;
         w->split_due = split;

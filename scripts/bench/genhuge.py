@@ -3,15 +3,18 @@
 (scripts/bench/bench-huge): 8 CPUs, sched_switch chains that are
 consistent per CPU, sched_wakeup, balanced tracing_mark_write B/E slices
 (depth <= 3) on 24 threads of 4 processes, a counter now and then.
-Deterministic; timestamps increase.
+NAME_LEN (default 0) pads slice names to about that many characters, the
+way Android's "Lock contention on ..." and binder slices are long: fewer
+events per MB.  Deterministic; timestamps increase.
 
-  genhuge.py MB OUT
+  genhuge.py MB OUT [NAME_LEN]
 """
 import sys
 
 
 def main():
     mb, path = int(sys.argv[1]), sys.argv[2]
+    pad = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     target = mb * 1000 * 1000
     out = open(path, 'wb')
     head = (b'# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:8\n#\n'
@@ -29,6 +32,12 @@ def main():
     i = 0
     names = [b'Choreographer#doFrame', b'traversal', b'draw', b'binder transaction',
              b'inflate', b'RenderThread::drawFrame', b'queueBuffer', b'Lock contention']
+    if pad:
+        tail = (b' on thread list lock (owner tid: 1234) at void com.android.server.am.'
+                b'ActivityManagerService.broadcastIntentLocked(ActivityManagerService.java:'
+                b'17251) blocking from boolean com.android.server.wm.WindowManagerService.'
+                b'relayoutWindow(WindowManagerService.java:2342)')
+        names = [(n + tail * (pad // len(tail) + 1))[:pad] for n in names]
     while size < target:
         lines = []
         for _ in range(5000):

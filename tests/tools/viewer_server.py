@@ -21,6 +21,7 @@ Every request line goes to LOG.  Usage:
 The port (chosen by the kernel) is written to PORTFILE once listening."""
 import base64
 import http.server
+import os
 import socketserver
 import sys
 import time
@@ -100,7 +101,6 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 def main():
     portfile, log, viewer, polyfill = sys.argv[1:5]
-    import os
     srv = Server(('127.0.0.1', 0), Handler)
     srv.log = log
     srv.viewer = open(viewer, 'rb').read()

@@ -338,8 +338,8 @@ enum st_err tevents_finish(struct tevents *t)
     for (size_t i = 0; i < t->ncpus; i++)
         tev_cpu_close(t, (uint32_t)i, t->last_ts);
     tev_write_metadata(t);
-    static const char tail[] = "\n],\n\"displayTimeUnit\":\"ms\","
-                               "\"otherData\":{\"generator\":\"systrace --trace-events\"}}\n";
+    /* no displayTimeUnit: ms is the default, and Perfetto notes the key */
+    static const char tail[] = "\n],\n\"otherData\":{\"generator\":\"systrace --trace-events\"}}\n";
     return out_write(t, tail, sizeof(tail) - 1);
 }
 

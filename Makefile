@@ -20,9 +20,9 @@ BUILD ?= build
 PKG_CONFIG ?= pkg-config
 FUZZ_SECONDS ?= 300
 
-PKGS := zlib libcrypto libusb-1.0
+PKGS := zlib libcrypto libusb-1.0 libcurl
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lz -lcrypto -lusb-1.0)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lz -lcrypto -lusb-1.0 -lcurl)
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Werror

@@ -1,6 +1,6 @@
 /*
  * The user's side of the program: parse the command line, pick the job
- * (convert a file, list categories, capture live), print messages and map
+ * (download the viewer, convert a file, list categories, capture live), print messages and map
  * failures to exit codes (cli.h).  Errors are one line:
  * `systrace: WHAT: what is wrong`.
  */
@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "debug.h"
+#include "download.h"
 #include "options.h"
 
 #ifndef SYSTRACE_VERSION
@@ -35,6 +36,8 @@ int cli_main(int argc, char **argv)
     } else if (o.show_version) {
         printf("systrace %s\n", SYSTRACE_VERSION);
         rc = EXIT_OK;
+    } else if (o.update_viewer) {
+        rc = cmd_update_viewer(&o);
     } else if (o.method_profile || o.call_graph || o.method_json) {
         rc = cmd_method(&o);
     } else if (o.from_file) {

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "dynbuf.h"
 #include "fromfile.h"
+#include "tevents.h"
 #include "tracewriter.h"
 #include "viewer.h"
 
@@ -42,6 +43,60 @@ int open_viewer(const struct st_options *o, struct viewer *v)
     return e ? -1 : 0;
 }
 
+int open_trace_events(const struct st_options *o, struct tracewriter *w, struct tevents **t)
+{
+    *t = NULL;
+    if (!o->trace_events)
+        return 0;
+    enum st_err e = tevents_open_file(o->trace_events, t);
+    if (e) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", o->trace_events,
+                *t ? tevents_errtext(*t) : st_strerror(e));
+        return -1;
+    }
+    struct tw_tee tee;
+    tevents_tee(*t, &tee);
+    tw_set_tee(w, &tee);
+    return 0;
+}
+
+int commit_trace_events(const struct st_options *o, struct tevents *t)
+{
+    if (!t)
+        return EXIT_OK;
+    if (tevents_commit(t)) {
+        fprintf(stderr, "systrace: %s: %s\n", o->trace_events, tevents_errtext(t));
+        return EXIT_ERROR;
+    }
+    const struct tevents_stats *st = tevents_stats(t);
+    if (!st->lines && !o->quiet)
+        fprintf(stderr, "systrace: warning: %s: no ftrace text to convert; it holds no "
+                        "events\n", o->trace_events);
+    if (st->dropped && !o->quiet)
+        fprintf(stderr, "systrace: warning: %s: %llu items beyond the converter's memory "
+                        "bounds were left out\n", o->trace_events,
+                (unsigned long long)st->dropped);
+    if (!o->quiet) {
+        char abs[PATH_MAX];
+        if (!realpath(o->trace_events, abs))
+            snprintf(abs, sizeof(abs), "%s", o->trace_events);
+        printf("Wrote trace events JSON file: file://%s (%llu events)\n\n", abs,
+               (unsigned long long)st->events);
+        fflush(stdout);
+    }
+    return EXIT_OK;
+}
+
+/* A note when a huge ftrace part was split into several blocks. */
+void report_splits(const struct st_options *o, const struct tracewriter *w)
+{
+    if (o->quiet || !tw_splits(w))
+        return;
+    fprintf(stderr, "systrace: note: the trace text (%.0f MB) is written as %d trace-data "
+                    "blocks so the classic viewer can load it; Perfetto UI reads all of "
+                    "them\n", (double)tw_max_part_bytes(w) / 1e6, tw_splits(w) + 1);
+}
+
 int cmd_from_file(const struct st_options *o)
 {
     struct viewer v = {0};
@@ -55,11 +110,16 @@ int cmd_from_file(const struct st_options *o)
         return EXIT_ERROR;
     }
     struct tracewriter *w = NULL;
+    struct tevents *te = NULL;
     enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &v, &w);
     int rc = EXIT_OK;
     if (e) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", out,
                 w ? tw_errtext(w) : st_strerror(e));
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    if (open_trace_events(o, w, &te)) {
         rc = EXIT_ERROR;
         goto done;
     }
@@ -80,9 +140,13 @@ int cmd_from_file(const struct st_options *o)
         fprintf(stderr, "systrace: %s: %s\n", o->from_file, res.detail);
         rc = EXIT_PARTIAL;
     }
+    report_splits(o, w);
     report_written(o, out);
+    if (commit_trace_events(o, te))
+        rc = EXIT_ERROR;
 done:
     tw_free(w);
+    tevents_free(te);
     viewer_free(&v);
     free(out);
     return rc;

@@ -15,6 +15,7 @@
 #include "controller.h"
 #include "probe.h"
 #include "signals.h"
+#include "tevents.h"
 #include "tracewriter.h"
 #include "ui.h"
 
@@ -28,6 +29,7 @@ struct live {
     struct adb_device *dev;
     struct viewer v;
     struct tracewriter *w;
+    struct tevents *te;         /* --trace-events */
     char *out, *raw;
     int sigfd;
 };
@@ -127,6 +129,8 @@ static int prepare_output(struct live *l)
         snprintf(msg, sizeof(msg), "cannot write: %s", l->w ? tw_errtext(l->w) : st_strerror(e));
         return fail_msg(l->out, msg);
     }
+    if (open_trace_events(o, l->w, &l->te))
+        return EXIT_ERROR;
     l->c.raw_path = l->raw;
     return EXIT_OK;
 }
@@ -145,8 +149,9 @@ static int capture(struct live *l)
         snprintf(msg, sizeof(msg), "cannot write: %s", tw_errtext(l->w));
         return fail_msg(l->out, msg);
     }
+    report_splits(l->o, l->w);
     report_written(l->o, l->out);
-    return EXIT_OK;
+    return commit_trace_events(l->o, l->te);
 }
 
 int cmd_live(const struct st_options *o)
@@ -168,6 +173,7 @@ int cmd_live(const struct st_options *o)
         rc = capture(&l);
     }
     tw_free(l.w);
+    tevents_free(l.te);
     viewer_free(&l.v);
     adb_device_free(l.dev);
     adb_client_free(l.client);

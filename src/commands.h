@@ -23,4 +23,14 @@ void report_written(const struct st_options *o, const char *path);
 /* Load the viewer for HTML output, printing any error; 0 on success. */
 int open_viewer(const struct st_options *o, struct viewer *v);
 
+/* --trace-events FILE: open it and hang its converter on w's tee (*t
+ * stays NULL without the option); prints its error, 0 on success. */
+struct tevents;
+struct tracewriter;
+int open_trace_events(const struct st_options *o, struct tracewriter *w, struct tevents **t);
+/* After the result was written: finish FILE, report; an exit code. */
+int commit_trace_events(const struct st_options *o, struct tevents *t);
+/* A note on stderr when huge ftrace text was split into blocks. */
+void report_splits(const struct st_options *o, const struct tracewriter *w);
+
 #endif

@@ -13,6 +13,7 @@ enum {
     OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_TRANSPORT, OPT_LINK_ASSETS, OPT_ASSET_DIR,
     OPT_VERSION, OPT_MPROFILE, OPT_MFORMAT, OPT_MCLOCK, OPT_CALLGRAPH, OPT_CGTHRESH,
     OPT_MJSON, OPT_APPPROF, OPT_APPSAMPLE, OPT_STREAM,
+    OPT_VIEWER_URL, OPT_UPDATE_VIEWER, OPT_TRACE_EVENTS,
 };
 
 static const struct option longopts[] = {
@@ -46,6 +47,9 @@ static const struct option longopts[] = {
     {"app-profile", required_argument, NULL, OPT_APPPROF},
     {"app-profile-sampling", required_argument, NULL, OPT_APPSAMPLE},
     {"stream", no_argument, NULL, OPT_STREAM},
+    {"viewer-url", required_argument, NULL, OPT_VIEWER_URL},
+    {"update-viewer", no_argument, NULL, OPT_UPDATE_VIEWER},
+    {"trace-events", required_argument, NULL, OPT_TRACE_EVENTS},
     {NULL, 0, NULL, 0},
 };
 
@@ -78,6 +82,8 @@ void options_usage(void)
 "  --timeout=S           give up a device step after S seconds\n"
 "  --collection-timeout=S\n"
 "                        give up collecting the trace after S seconds\n"
+"  --trace-events=FILE   also write the trace as Chrome trace-event JSON to FILE\n"
+"                        (opens in Perfetto UI, chrome://tracing, speedscope)\n"
 "  -q, --quiet           print only errors\n"
 "  --version             print the version and exit\n"
 "\n"
@@ -121,11 +127,17 @@ void options_usage(void)
 "\n"
 "Viewer:\n"
 "  --viewer=FILE         trace viewer HTML to embed (webcomponents.min.js beside\n"
-"                        it); default: $SYSTRACE_VIEWER, Debian's golang-1.19-src\n"
-"                        copy, or the copy built in\n"
+"                        it); default: $SYSTRACE_VIEWER, the --update-viewer\n"
+"                        download, Debian's golang-1.19-src copy, the copy built in\n"
+"  --update-viewer       download the trace viewer and its polyfill (pinned AOSP\n"
+"                        chromium-trace files, sha256-checked) into\n"
+"                        $XDG_CACHE_HOME/systrace/ and exit; --timeout=S applies\n"
+"  --viewer-url=URL      base URL for --update-viewer (default: the pinned AOSP\n"
+"                        gitiles commit; $SYSTRACE_VIEWER_URL)\n"
 "\n"
 "Environment: ANDROID_SERIAL, ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_ADDRESS,\n"
-"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_DEBUG=adb,sync,atrace,...,\n"
+"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_VIEWER_URL, XDG_CACHE_HOME,\n"
+"https_proxy/http_proxy/no_proxy (downloads), SYSTRACE_DEBUG=adb,sync,atrace,...,\n"
 "SYSTRACE_FTRACE_INSTANCE=0, SYSTRACE_KEEP_RAW=1 (--target=linux, docs/linux.md)\n"
 "Ctrl-C while tracing stops early and keeps the trace; a second Ctrl-C exits.\n"
 "Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
@@ -237,6 +249,9 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_APPSAMPLE:
         return int_arg(arg, "--app-profile-sampling", &o->app_profile_sampling, 1,
                        "--app-profile-sampling must be at least 1 (microseconds)", err, errlen);
+    case OPT_VIEWER_URL: o->viewer_url = arg; return 0;
+    case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
+    case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
     case OPT_TARGET:
         if (!strcmp(arg, "android"))
             o->target = TARGET_ANDROID;
@@ -267,6 +282,9 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     o->serial = getenv("ANDROID_SERIAL");
     if (o->serial && !*o->serial)
         o->serial = NULL;
+    o->viewer_url = getenv("SYSTRACE_VIEWER_URL");
+    if (o->viewer_url && !*o->viewer_url)
+        o->viewer_url = NULL;
     const char *atrace_cats = NULL;
     int c;
     optind = 1;

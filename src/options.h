@@ -33,6 +33,9 @@ struct st_options {
     int compress;               /* !--no-compress */
     const char *from_file;
     const char *viewer;         /* --viewer */
+    const char *viewer_url;     /* --viewer-url or $SYSTRACE_VIEWER_URL */
+    int update_viewer;          /* --update-viewer */
+    const char *trace_events;   /* --trace-events FILE */
     const char *ftrace_categories;
     int quiet;                  /* -q: only errors */
     /* method traces */

@@ -7,21 +7,30 @@
 
 #include "assets.h"
 #include "outfile.h"
+#include "tracewriter_int.h"
 
-#define CARRY_MAX 8
+#define HEADER_MAX 4096             /* leading '#' lines replayed per block */
+#define BOUNDS_MAX (64u << 20)      /* offsets of split boundaries */
 
-struct tracewriter {
-    enum tw_format fmt;
-    struct outfile *o;
-    int parts, in_part, has_controller;
-    uint64_t part_bytes;
-    unsigned char carry[CARRY_MAX];    /* undecided bytes at a chunk end */
-    size_t carrylen;
-};
+#define OPEN_TAG "  <script class=\"trace-data\" type=\"application/text\">\n"
+#define CLOSE_TAG "  </script>\n"
+/* Ends the element for browsers, not for Perfetto (see tracewriter.h). */
+#define SPLIT_TAG "# </SCRIPT>\n" OPEN_TAG
+
+static const char synth_header[] =
+    "# tracer: nop\n"
+    "#\n"
+    "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+    "#              | |        |      |   ||||       |         |\n";
+
+enum st_err tw_put(struct tracewriter *w, const void *p, size_t n)
+{
+    return outfile_write(w->o, p, n);
+}
 
 static enum st_err put(struct tracewriter *w, const void *p, size_t n)
 {
-    return outfile_write(w->o, p, n);
+    return tw_put(w, p, n);
 }
 
 static enum st_err puts_(struct tracewriter *w, const char *s)
@@ -57,6 +66,16 @@ static enum st_err write_prefix(struct tracewriter *w, const struct viewer *v)
     return puts_(w, "<!-- BEGIN TRACE -->\n");
 }
 
+static uint64_t split_from_env(void)
+{
+    const char *s = getenv("SYSTRACE_SPLIT_BYTES");
+    if (!s || !*s)
+        return TW_SPLIT_DEFAULT;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    return *end ? TW_SPLIT_DEFAULT : (uint64_t)v;
+}
+
 enum st_err tw_open(const char *path, enum tw_format fmt, const struct viewer *v,
                     struct tracewriter **out)
 {
@@ -65,6 +84,9 @@ enum st_err tw_open(const char *path, enum tw_format fmt, const struct viewer *v
     if (!w)
         return ST_ENOMEM;
     w->fmt = fmt;
+    w->split_at = split_from_env();
+    dynbuf_init(&w->hdr, HEADER_MAX);
+    dynbuf_init(&w->bounds, BOUNDS_MAX);
     enum st_err e = outfile_open(path, &w->o);
     if (e)
         return e;
@@ -73,178 +95,185 @@ enum st_err tw_open(const char *path, enum tw_format fmt, const struct viewer *v
     return puts_(w, "{");
 }
 
-static int ci_prefix(const unsigned char *p, size_t n, const char *pat)
+void tw_set_split(struct tracewriter *w, uint64_t bytes)
 {
-    for (size_t i = 0; i < n && pat[i]; i++) {
-        unsigned char c = p[i];
-        if (c >= 'A' && c <= 'Z')
-            c = (unsigned char)(c - 'A' + 'a');
-        if (c != (unsigned char)pat[i])
-            return 0;
-    }
-    return 1;
+    w->split_at = bytes;
 }
 
-/* For the bytes after a '<': 1 escape, 0 no, -1 cannot tell yet. */
-static int needs_escape(const unsigned char *p, size_t n)
+void tw_set_tee(struct tracewriter *w, const struct tw_tee *t)
 {
-    static const char *const pats[] = {"/script", "!--", "\\"};
-    int maybe = 0;
-    for (int i = 0; i < 3; i++) {
-        size_t l = strlen(pats[i]);
-        if (!ci_prefix(p, n, pats[i]))
-            continue;
-        if (n >= l)
-            return 1;
-        maybe = 1;
-    }
-    return maybe ? -1 : 0;
+    if (t)
+        w->tee = *t;
+    else
+        memset(&w->tee, 0, sizeof(w->tee));
 }
 
-static enum st_err html_payload(struct tracewriter *w, const unsigned char *p, size_t n,
-                                int final)
+/* ---- splitting ------------------------------------------------------ */
+
+/* Collect the part's leading '#' lines; returns the index in p where the
+ * first other line starts (n if the header goes on). */
+static size_t track_header(struct tracewriter *w, const unsigned char *p, size_t n)
 {
-    enum st_err e = ST_OK;
-    while (n && !e) {
-        const unsigned char *lt = memchr(p, '<', n);
-        if (!lt)
-            return put(w, p, n);
-        if ((e = put(w, p, (size_t)(lt - p))))
-            return e;
-        size_t after = n - (size_t)(lt - p) - 1;
-        int esc = needs_escape(lt + 1, after);
-        if (esc < 0 && !final) {
-            memcpy(w->carry, lt, after + 1);
-            w->carrylen = after + 1;
-            return ST_OK;
+    size_t i = 0;
+    while (i < n && w->hdr_state != HDR_DONE) {
+        if (w->hdr_state == HDR_LINE_START) {
+            if (p[i] != '#') {
+                w->hdr_state = HDR_DONE;
+                return i;
+            }
+            w->hdr_state = HDR_IN_LINE;
         }
-        e = put(w, esc > 0 ? "<\\" : "<", esc > 0 ? 2 : 1);
-        n = after;
-        p = lt + 1;
+        const unsigned char *nl = memchr(p + i, '\n', n - i);
+        size_t k = nl ? (size_t)(nl - p) + 1 - i : n - i;
+        if (!w->hdr_overflow && dynbuf_add(&w->hdr, p + i, k))
+            w->hdr_overflow = 1;
+        i += k;
+        if (nl)
+            w->hdr_state = HDR_LINE_START;
     }
+    return i;
+}
+
+/* What a continuation block starts with: the part's header, made to
+ * begin with "# tracer:" so the viewer's ftrace importer takes it. */
+static enum st_err replay_header(struct tracewriter *w)
+{
+    if (w->hdr_overflow || !w->hdr.len)
+        return put(w, synth_header, sizeof(synth_header) - 1);
+    enum st_err e = ST_OK;
+    if (w->hdr.len < 9 || memcmp(w->hdr.data, "# tracer:", 9))
+        e = puts_(w, "# tracer: nop\n");
+    if (!e && w->hdr.data[w->hdr.len - 1] != '\n')
+        e = dynbuf_addc(&w->hdr, '\n');
+    return e ? e : put(w, w->hdr.data, w->hdr.len);
+}
+
+static enum st_err split_here(struct tracewriter *w)
+{
+    uint64_t at = outfile_tell(w->o);
+    if (dynbuf_add(&w->bounds, &at, sizeof(at))) {
+        w->splittable = 0;      /* absurdly many splits: stop splitting */
+        return ST_OK;
+    }
+    enum st_err e = puts_(w, SPLIT_TAG);
+    if (!e)
+        e = replay_header(w);
+    w->mark_len = (size_t)(outfile_tell(w->o) - at);
+    w->block_bytes = 0;
+    w->split_due = 0;
     return e;
 }
 
-/* Length of a valid UTF-8 sequence at p, 0 if invalid, -1 if cut short. */
-static int utf8_len(const unsigned char *p, size_t n)
+/* Payload of a splittable part: split at the first line end after
+ * split_at bytes of a block, never inside the leading header. */
+static enum st_err split_write(struct tracewriter *w, const unsigned char *p, size_t n)
 {
-    unsigned char c = p[0];
-    int len = c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
-    if (!len)
-        return 0;
-    for (int i = 1; i < len; i++) {
-        if ((size_t)i >= n)
-            return -1;
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
-        (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
-        return 0;
-    return len;
-}
-
-static enum st_err json_payload(struct tracewriter *w, const unsigned char *p, size_t n,
-                                int final)
-{
-    size_t run = 0;
     enum st_err e = ST_OK;
-    for (size_t i = 0; i < n && !e; i++) {
-        unsigned char c = p[i];
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
-            continue;
-        if (c >= 0x80) {
-            int l = utf8_len(p + i, n - i);
-            if (l < 0 && !final) {
-                put(w, p + run, i - run);
-                memcpy(w->carry, p + i, n - i);
-                w->carrylen = n - i;
-                return ST_OK;
-            }
-            if (l > 0) {
-                i += (size_t)l - 1;
-                continue;
+    while (n && !e) {
+        if (w->split_due && (e = split_here(w)))
+            return e;
+        size_t from = 0, k = n;
+        if (w->hdr_state != HDR_DONE)
+            from = track_header(w, p, n);
+        int split = 0;
+        if (w->hdr_state == HDR_DONE && w->splittable &&
+            w->block_bytes + n >= w->split_at) {
+            uint64_t need = w->block_bytes >= w->split_at ? 0
+                                                          : w->split_at - w->block_bytes - 1;
+            if (need > from)
+                from = (size_t)need;
+            const unsigned char *nl = memchr(p + from, '\n', n - from);
+            if (nl) {
+                k = (size_t)(nl - p) + 1;
+                split = 1;
             }
         }
-        char esc[8];
-        const char *s = esc;
-        switch (c) {
-        case '"': s = "\\\""; break;
-        case '\\': s = "\\\\"; break;
-        case '\n': s = "\\n"; break;
-        case '\t': s = "\\t"; break;
-        case '\r': s = "\\r"; break;
-        default:
-            if (c >= 0x80)
-                s = "\\ufffd";
-            else
-                snprintf(esc, sizeof(esc), "\\u%04x", c);
-        }
-        put(w, p + run, i - run);
-        e = puts_(w, s);
-        run = i + 1;
+        e = tw_with_carry(w, p, k, 0);
+        w->block_bytes += k;
+        w->split_due = split;
+        p += k;
+        n -= k;
     }
-    return e ? e : put(w, p + run, n - run);
-}
-
-static enum st_err payload(struct tracewriter *w, const unsigned char *p, size_t n,
-                           int final)
-{
-    return w->fmt == TW_HTML ? html_payload(w, p, n, final) : json_payload(w, p, n, final);
-}
-
-/* Prepend undecided bytes from the last chunk.  Rare (a '<' or a UTF-8
- * lead byte at a chunk's end), so a copy is fine. */
-static enum st_err with_carry(struct tracewriter *w, const unsigned char *p, size_t n,
-                              int final)
-{
-    size_t cl = w->carrylen;
-    w->carrylen = 0;
-    if (!cl)
-        return payload(w, p, n, final);
-    size_t take = n < 16 ? n : 16;
-    unsigned char tmp[CARRY_MAX + 16];
-    memcpy(tmp, w->carry, cl);
-    if (take)
-        memcpy(tmp + cl, p, take);
-    /* decide the carried bytes with a little lookahead, then go on */
-    enum st_err e = payload(w, tmp, cl + take, final || take == n);
-    if (e || !w->carrylen)
-        return e ? e : payload(w, p + take, n - take, final);
-    /* still undecided: the carry now ends inside p[0, take) */
-    return take == n ? ST_OK : with_carry(w, p + take, n - take, final);
+    return e;
 }
 
 enum st_err tw_write(void *ctx, const void *p, size_t n)
 {
     struct tracewriter *w = ctx;
+    if (!n)
+        return ST_OK;
     w->part_bytes += n;
-    return with_carry(w, p, n, 0);
+    w->last_nl = ((const unsigned char *)p)[n - 1] == '\n';
+    if (w->tee.write)
+        w->tee.write(w->tee.ctx, p, n);
+    if (w->fmt == TW_HTML && w->split_at && w->splittable)
+        return split_write(w, p, n);
+    return tw_with_carry(w, p, n, 0);
+}
+
+/* The close tag an ftrace part left pending: a split tag when another
+ * ftrace part follows at once, else the ordinary one. */
+static enum st_err settle_close(struct tracewriter *w, int join)
+{
+    if (!w->pending_close)
+        return ST_OK;
+    w->pending_close = 0;
+    if (!join)
+        return puts_(w, CLOSE_TAG);
+    enum st_err e = w->last_nl ? ST_OK : puts_(w, "\n");
+    return e ? e : puts_(w, SPLIT_TAG);
 }
 
 enum st_err tw_begin(struct tracewriter *w, const char *name)
 {
+    int ftrace = !strcmp(name, "systemTraceEvents");
     w->in_part = 1;
     w->part_bytes = 0;
     if (!strcmp(name, "systraceController"))
         w->has_controller = 1;
-    if (w->fmt == TW_HTML)
-        return puts_(w, "  <script class=\"trace-data\" type=\"application/text\">\n");
+    if (w->tee.begin)
+        w->tee.begin(w->tee.ctx, name);
+    if (w->fmt == TW_HTML) {
+        int join = w->pending_close && ftrace;
+        enum st_err e = settle_close(w, join);
+        w->splittable = ftrace && w->split_at;
+        w->block_bytes = 0;
+        w->hdr_state = HDR_LINE_START;
+        w->hdr_overflow = 0;
+        w->last_nl = 1;
+        dynbuf_reset(&w->hdr);
+        dynbuf_reset(&w->bounds);
+        if (e || join)
+            return e;
+        return puts_(w, OPEN_TAG);
+    }
     if (w->parts)
         puts_(w, ", ");
     puts_(w, "\"");
-    json_payload(w, (const unsigned char *)name, strlen(name), 1);
+    tw_json_payload(w, (const unsigned char *)name, strlen(name), 1);
     return puts_(w, "\": \"");
 }
 
 enum st_err tw_end(struct tracewriter *w)
 {
-    enum st_err e = with_carry(w, (const unsigned char *)"", 0, 1);
+    enum st_err e = tw_with_carry(w, (const unsigned char *)"", 0, 1);
     w->in_part = 0;
     w->parts++;
+    w->split_due = 0;       /* nothing follows: no empty last block */
+    if (w->tee.end)
+        w->tee.end(w->tee.ctx);
+    if (w->splittable && w->part_bytes > w->max_part_bytes)
+        w->max_part_bytes = w->part_bytes;
+    w->splits_done += (int)(w->bounds.len / sizeof(uint64_t));
+    dynbuf_reset(&w->bounds);
     if (e)
         return e;
-    return puts_(w, w->fmt == TW_HTML ? "  </script>\n" : "\"");
+    if (w->fmt == TW_HTML && w->splittable) {
+        w->splittable = 0;
+        w->pending_close = 1;
+        return ST_OK;
+    }
+    return puts_(w, w->fmt == TW_HTML ? CLOSE_TAG : "\"");
 }
 
 enum st_err tw_commit(struct tracewriter *w)
@@ -253,6 +282,7 @@ enum st_err tw_commit(struct tracewriter *w)
         tw_end(w);
     if (w->fmt == TW_HTML) {
         const struct st_asset *a = asset_find("suffix.html");
+        settle_close(w, 0);
         puts_(w, "<!-- END TRACE -->\n");
         if (a)
             put(w, a->data, a->len);
@@ -269,19 +299,59 @@ void tw_free(struct tracewriter *w)
     if (!w)
         return;
     outfile_free(w->o);
+    dynbuf_free(&w->hdr);
+    dynbuf_free(&w->bounds);
     free(w);
 }
 
+/* A split due at a line end is made when the next line starts: on the
+ * next write, or here, when the repair asks where that line starts. */
 static uint64_t sink_tell(void *ctx)
 {
     struct tracewriter *w = ctx;
+    if (w->split_due)
+        split_here(w);      /* an error is sticky in the outfile */
     return outfile_tell(w->o) + w->carrylen;
+}
+
+/* After keep(a, b): a split tag at x < a stays, one at x >= b moves to
+ * a + (x - b), one inside [a, b) is gone; b < a repeats [b, a) and the
+ * tags in it.  Tags are never cut through: the repair cuts at line
+ * starts, and a tag directly follows a line end. */
+static enum st_err keep_bounds(struct tracewriter *w, uint64_t a, uint64_t b)
+{
+    const uint64_t *x = (const uint64_t *)(const void *)w->bounds.data;
+    size_t n = w->bounds.len / sizeof(uint64_t), o = 0;
+    uint64_t *nx = malloc(2 * n * sizeof(*nx));
+    if (!nx)
+        return ST_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] < a)
+            nx[o++] = x[i];
+    for (size_t i = 0; i < n; i++)
+        if (x[i] >= b)
+            nx[o++] = a + (x[i] - b);
+    dynbuf_reset(&w->bounds);
+    enum st_err e = dynbuf_add(&w->bounds, nx, o * sizeof(*nx));
+    free(nx);
+    return e;
 }
 
 static enum st_err sink_keep(void *ctx, uint64_t a, uint64_t b)
 {
     struct tracewriter *w = ctx;
-    return outfile_keep(w->o, a, b);
+    enum st_err e = outfile_keep(w->o, a, b);
+    if (e || !w->bounds.len)
+        return e;
+    if ((e = keep_bounds(w, a, b)))
+        return e;
+    size_t n = w->bounds.len / sizeof(uint64_t);
+    uint64_t end = outfile_tell(w->o);
+    if (n) {
+        uint64_t last = ((uint64_t *)(void *)w->bounds.data)[n - 1] + w->mark_len;
+        w->block_bytes = end > last ? end - last : 0;
+    }
+    return ST_OK;
 }
 
 void tw_text_sink(struct tracewriter *w, struct text_sink *s)
@@ -302,6 +372,16 @@ int tw_parts(const struct tracewriter *w)
     return w->parts;
 }
 
+int tw_splits(const struct tracewriter *w)
+{
+    return w->splits_done + (int)(w->bounds.len / sizeof(uint64_t));
+}
+
+uint64_t tw_max_part_bytes(const struct tracewriter *w)
+{
+    return w->max_part_bytes;
+}
+
 const char *tw_errtext(const struct tracewriter *w)
 {
     return w->o ? outfile_errtext(w->o) : "out of memory";
@@ -310,16 +390,4 @@ const char *tw_errtext(const struct tracewriter *w)
 const char *tw_path(const struct tracewriter *w)
 {
     return w->o ? outfile_path(w->o) : "";
-}
-
-size_t tw_html_unescape(char *p, size_t n)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        p[o++] = p[i];
-        if (p[i] == '<' && i + 1 < n && p[i + 1] == '\\' &&
-            needs_escape((const unsigned char *)p + i + 2, n - i - 2) == 1)
-            i++;    /* drop the backslash we inserted */
-    }
-    return o;
 }

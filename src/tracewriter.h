@@ -14,6 +14,24 @@
  * confuse its script element; the prefix's loader removes exactly those
  * backslashes again, so the viewer imports the original text.
  *
+ * Huge ftrace parts (systemTraceEvents): the classic viewer reads each
+ * block as one JavaScript string and hangs on blocks over the browser's
+ * string limit (2^29 - 24 characters), so once a block holds split bytes
+ * of payload it is closed at the next line end and a new one opened:
+ *   "# </SCRIPT>\n" OPEN_TAG replayed-header
+ * Browsers end the element at `</SCRIPT>` (any case); Perfetto's importer
+ * ends its ftrace section only on a line containing the lower-case
+ * `</script>`, so for it the two lines are a comment and one unparsable
+ * line, and it reads every block (docs/perfetto.md).  Each continuation
+ * block starts with the part's own leading '#' lines (the ftrace header)
+ * so the viewer's ftrace importer accepts it.  Consecutive ftrace parts
+ * are joined the same way.  No split happens inside the header, so the
+ * circular-buffer cut (tw_text_sink keep) only ever removes whole
+ * boundaries; the writer keeps their offsets to count blocks correctly.
+ *
+ * A tee (tw_set_tee) sees every part's name and raw payload, before
+ * escaping: the trace-event converter hangs there.
+ *
  * JSON: {"name": "payload", ..., "controllerTraceDataKey": ...} with every
  * payload a JSON string; invalid UTF-8 becomes U+FFFD so the file parses.
  *
@@ -33,8 +51,27 @@ enum tw_format { TW_HTML, TW_JSON };
 struct tracewriter;
 
 /* viewer is required for TW_HTML and must outlive the call to tw_open. */
+/* Payload bytes per block before a split (HTML ftrace parts): well
+ * under the 2^29 - 24 character string limit of V8. */
+#define TW_SPLIT_DEFAULT ((uint64_t)256 << 20)
+
+/* viewer is required for TW_HTML and must outlive the call to tw_open.
+ * The split size is TW_SPLIT_DEFAULT, or $SYSTRACE_SPLIT_BYTES (for
+ * tests; 0 never splits). */
 enum st_err tw_open(const char *path, enum tw_format fmt, const struct viewer *v,
                     struct tracewriter **out);
+/* 0: never split. */
+void tw_set_split(struct tracewriter *w, uint64_t bytes);
+
+/* Sees each part (name), its payload as given to tw_write and its end.
+ * Return values are ignored: a tee keeps its own sticky error. */
+struct tw_tee {
+    void (*begin)(void *ctx, const char *part);
+    void (*write)(void *ctx, const void *p, size_t n);
+    void (*end)(void *ctx);
+    void *ctx;
+};
+void tw_set_tee(struct tracewriter *w, const struct tw_tee *t);
 enum st_err tw_begin(struct tracewriter *w, const char *name);
 enum st_err tw_write(void *w, const void *p, size_t n);
 enum st_err tw_end(struct tracewriter *w);
@@ -48,6 +85,10 @@ void tw_text_sink(struct tracewriter *w, struct text_sink *s);
 /* Payload bytes written into the current part so far (before escaping). */
 uint64_t tw_part_bytes(const struct tracewriter *w);
 int tw_parts(const struct tracewriter *w);
+/* Continuation blocks written for splits (parts joined not counted). */
+int tw_splits(const struct tracewriter *w);
+/* Payload bytes of the largest ftrace part. */
+uint64_t tw_max_part_bytes(const struct tracewriter *w);
 const char *tw_errtext(const struct tracewriter *w);
 const char *tw_path(const struct tracewriter *w);
 

@@ -22,7 +22,7 @@ static const char *const known_polyfill[] = {
     "3858273ab39b299e7c2227f0830534afafaabf4a572c9ea73c2076fecbd8978c",
 };
 
-static void sha256_hex(const void *p, size_t n, char out[65])
+void viewer_sha256_hex(const void *p, size_t n, char out[65])
 {
     unsigned char md[32];
     unsigned int len = 0;
@@ -37,7 +37,10 @@ static void sha256_hex(const void *p, size_t n, char out[65])
 int viewer_known(int kind, const void *p, size_t n)
 {
     char hex[65];
-    sha256_hex(p, n, hex);
+    viewer_sha256_hex(p, n, hex);
+    const char *test = kind ? NULL : getenv("SYSTRACE_TEST_VIEWER_SHA256");
+    if (test && *test && !strcmp(hex, test))
+        return 1;
     const char *const *list = kind ? known_polyfill : known_viewer;
     size_t cnt = kind ? sizeof(known_polyfill) / sizeof(*known_polyfill)
                       : sizeof(known_viewer) / sizeof(*known_viewer);
@@ -106,24 +109,28 @@ void viewer_free(struct viewer *v)
     memset(v, 0, sizeof(*v));
 }
 
-/* Polyfill: beside the viewer, else Debian's, else embedded. */
-static enum st_err load_polyfill(const char *dir, struct viewer *v)
+static int polyfill_in(const char *dir, struct viewer *v)
 {
     char path[4096];
-    snprintf(path, sizeof(path), "%s/webcomponents.min.js", dir ? dir : "");
-    if (dir && read_file(path, &v->js, &v->js_len) == ST_OK) {
+    if (!dir)
+        return 0;
+    snprintf(path, sizeof(path), "%s/webcomponents.min.js", dir);
+    if (read_file(path, &v->js, &v->js_len) == ST_OK) {
         if (viewer_known(1, v->js, v->js_len))
-            return ST_OK;
+            return 1;
         free(v->js);
         v->js = NULL;
     }
-    if (read_file(VIEWER_DEBIAN_DIR "/webcomponents.min.js", &v->js, &v->js_len) == ST_OK) {
-        if (viewer_known(1, v->js, v->js_len))
-            return ST_OK;
-        free(v->js);
-        v->js = NULL;
-    }
-    const struct st_asset *a = asset_find("webcomponents.min.js");
+    return 0;
+}
+
+/* Polyfill: beside the viewer, else Debian's, else embedded. */
+static enum st_err load_polyfill(const struct viewer_cfg *c, const char *dir,
+                                 struct viewer *v)
+{
+    if (polyfill_in(dir, v) || polyfill_in(c->debian_dir, v))
+        return ST_OK;
+    const struct st_asset *a = c->embedded ? asset_find("webcomponents.min.js") : NULL;
     if (a && inflate_asset(a, &v->js, &v->js_len) == ST_OK &&
         viewer_known(1, v->js, v->js_len))
         return ST_OK;
@@ -142,8 +149,9 @@ static void dir_of(const char *path, char *dir, size_t n)
 }
 
 /* A file the user named: used even when its sum is unknown. */
-static enum st_err try_explicit(const char *path, const char *what, struct viewer *v,
-                                struct dynbuf *warn, struct dynbuf *err)
+static enum st_err try_explicit(const struct viewer_cfg *c, const char *path,
+                                const char *what, struct viewer *v, struct dynbuf *warn,
+                                struct dynbuf *err)
 {
     enum st_err e = read_file(path, &v->html, &v->html_len);
     if (e) {
@@ -156,7 +164,7 @@ static enum st_err try_explicit(const char *path, const char *what, struct viewe
                             "using it anyway\n", path);
     char dir[4096];
     dir_of(path, dir, sizeof(dir));
-    if (load_polyfill(dir, v)) {
+    if (load_polyfill(c, dir, v)) {
         dynbuf_printf(err, "%s: no webcomponents.min.js beside it and no other copy "
                            "found; the viewer needs this polyfill", path);
         return ST_ENOENT;
@@ -166,7 +174,8 @@ static enum st_err try_explicit(const char *path, const char *what, struct viewe
 }
 
 /* An automatic source: used only when its sum is known-good. */
-static int try_auto(const char *path, struct viewer *v, struct dynbuf *warn)
+static int try_auto(const struct viewer_cfg *c, const char *path, struct viewer *v,
+                    struct dynbuf *warn)
 {
     if (read_file(path, &v->html, &v->html_len))
         return 0;
@@ -176,7 +185,7 @@ static int try_auto(const char *path, struct viewer *v, struct dynbuf *warn)
         if (warn)
             dynbuf_printf(warn, "%s: checksum does not match a known viewer; skipped\n",
                           path);
-    } else if (!load_polyfill(dir, v)) {
+    } else if (!load_polyfill(c, dir, v)) {
         snprintf(v->source, sizeof(v->source), "%s", path);
         return 1;
     }
@@ -184,25 +193,34 @@ static int try_auto(const char *path, struct viewer *v, struct dynbuf *warn)
     return 0;
 }
 
-static int try_cache(struct viewer *v, struct dynbuf *warn)
+int viewer_cache_dir(char *buf, size_t n)
 {
-    char path[4096];
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    if (xdg && *xdg)
-        snprintf(path, sizeof(path), "%s/systrace/systrace_trace_viewer.html", xdg);
+    if (xdg && xdg[0] == '/')
+        snprintf(buf, n, "%s/systrace", xdg);
     else if (home && *home)
-        snprintf(path, sizeof(path), "%s/.cache/systrace/systrace_trace_viewer.html", home);
+        snprintf(buf, n, "%s/.cache/systrace", home);
     else
-        return 0;
-    return try_auto(path, v, warn);
+        return -1;
+    return 0;
 }
 
-static int try_embedded(struct viewer *v)
+static int try_dir(const struct viewer_cfg *c, const char *dir, const char *file,
+                   struct viewer *v, struct dynbuf *warn)
 {
-    const struct st_asset *a = asset_find("trace_viewer_full.html");
+    char path[4096];
+    if (!dir)
+        return 0;
+    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    return try_auto(c, path, v, warn);
+}
+
+static int try_embedded(const struct viewer_cfg *c, struct viewer *v)
+{
+    const struct st_asset *a = c->embedded ? asset_find("trace_viewer_full.html") : NULL;
     if (!a || inflate_asset(a, &v->html, &v->html_len) ||
-        !viewer_known(0, v->html, v->html_len) || load_polyfill(NULL, v)) {
+        !viewer_known(0, v->html, v->html_len) || load_polyfill(c, NULL, v)) {
         viewer_free(v);
         return 0;
     }
@@ -210,20 +228,35 @@ static int try_embedded(struct viewer *v)
     return 1;
 }
 
+enum st_err viewer_load_cfg(const struct viewer_cfg *c, struct viewer *v,
+                            struct dynbuf *warn, struct dynbuf *err)
+{
+    memset(v, 0, sizeof(*v));
+    if (c->explicit_path)
+        return try_explicit(c, c->explicit_path, "--viewer", v, warn, err);
+    if (c->env_path)
+        return try_explicit(c, c->env_path, "$SYSTRACE_VIEWER", v, warn, err);
+    if (try_dir(c, c->cache_dir, VIEWER_CACHE_FILE, v, warn) ||
+        try_dir(c, c->debian_dir, "trace_viewer_full.html", v, warn) || try_embedded(c, v))
+        return ST_OK;
+    dynbuf_printf(err, "no trace viewer found: run `systrace --update-viewer` to download "
+                       "it, install Debian's golang-1.19-src (apt-get install "
+                       "golang-1.19-src), or pass --viewer FILE (a catapult trace viewer "
+                       "HTML with webcomponents.min.js beside it)");
+    return ST_ENOENT;
+}
+
 enum st_err viewer_load(const char *explicit_path, struct viewer *v,
                         struct dynbuf *warn, struct dynbuf *err)
 {
-    memset(v, 0, sizeof(*v));
-    if (explicit_path)
-        return try_explicit(explicit_path, "--viewer", v, warn, err);
+    char cache[4096];
     const char *env = getenv("SYSTRACE_VIEWER");
-    if (env && *env)
-        return try_explicit(env, "$SYSTRACE_VIEWER", v, warn, err);
-    if (try_cache(v, warn) || try_auto(VIEWER_DEBIAN_DIR "/trace_viewer_full.html", v, warn) ||
-        try_embedded(v))
-        return ST_OK;
-    dynbuf_printf(err, "no trace viewer found: install Debian's golang-1.19-src "
-                       "(apt-get install golang-1.19-src) or pass --viewer FILE "
-                       "(a catapult trace viewer HTML with webcomponents.min.js beside it)");
-    return ST_ENOENT;
+    struct viewer_cfg c = {
+        .explicit_path = explicit_path,
+        .env_path = env && *env ? env : NULL,
+        .cache_dir = viewer_cache_dir(cache, sizeof(cache)) ? NULL : cache,
+        .debian_dir = VIEWER_DEBIAN_DIR,
+        .embedded = 1,
+    };
+    return viewer_load_cfg(&c, v, warn, err);
 }

@@ -1,0 +1,359 @@
+/*
+ * ftrace text -> trace-event JSON, streamed; see tevents.h.  Lines are
+ * cut from the fed chunks (a line cut by a chunk end is carried, lines
+ * over TEV_LINE_MAX are skipped), tokenized (tevents_line.c) and turned
+ * into events here; names and the closing metadata are in tevents_meta.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tevents_int.h"
+
+enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what)
+{
+    if (!t->err) {
+        t->err = e;
+        snprintf(t->errtext, sizeof(t->errtext), "%s: %s", what, st_strerror(e));
+    }
+    return t->err;
+}
+
+struct tevents *tevents_new(const struct text_sink *out)
+{
+    struct tevents *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    t->out = *out;
+    dynbuf_init(&t->line, TEV_LINE_MAX);
+    dynbuf_init(&t->ev, 8 * TEV_LINE_MAX);  /* a line escaped: <= 6x */
+    tmap_init(&t->threads, TEV_THREADS_MAX);
+    tmap_init(&t->procs, TEV_THREADS_MAX);
+    tmap_init(&t->pdump, TEV_THREADS_MAX);
+    tmap_init(&t->async, TEV_ASYNC_MAX);
+    return t;
+}
+
+static void drop_stack(void *ctx, void *v)
+{
+    struct tevents *t = ctx;
+    struct tev_thread *th = v;
+    for (uint32_t i = 0; i < th->depth; i++) {
+        t->name_bytes -= th->stack[i].name_len + 1;
+        free(th->stack[i].name);
+    }
+    th->depth = th->excess = 0;
+}
+
+/* Forget what is open (slices, async ids, running tasks); names and
+ * which threads had events are kept, so metadata may name a thread whose
+ * events a rewind dropped. */
+static void reset_state(struct tevents *t)
+{
+    tmap_each(&t->threads, drop_stack, t);
+    tmap_clear(&t->async, tev_free_async);
+    for (size_t i = 0; i < t->ncpus; i++) {
+        free(t->cpus[i].comm);
+        t->cpus[i].comm = NULL;
+        t->cpus[i].running = 0;
+    }
+}
+
+void tevents_free(struct tevents *t)
+{
+    if (!t)
+        return;
+    tmap_free(&t->threads, tev_free_thread);
+    tmap_free(&t->procs, free);
+    tmap_free(&t->async, tev_free_async);
+    tmap_free(&t->pdump, tev_free_pd);
+    for (size_t i = 0; i < t->ncpus; i++)
+        free(t->cpus[i].comm);
+    free(t->cpus);
+    outfile_free(t->own);
+    dynbuf_free(&t->line);
+    dynbuf_free(&t->ev);
+    free(t);
+}
+
+char *tev_strdup(struct tevents *t, const char *p, size_t n)
+{
+    if (t->name_bytes + n + 1 > TEV_NAMES_BYTES) {
+        t->st.dropped++;
+        return NULL;
+    }
+    char *s = malloc(n + 1);
+    if (!s) {
+        tev_fail(t, ST_ENOMEM, "trace events");
+        return NULL;
+    }
+    memcpy(s, p, n);
+    s[n] = '\0';
+    t->name_bytes += n + 1;
+    return s;
+}
+
+/* ---- writing events --------------------------------------------------- */
+
+static enum st_err out_write(struct tevents *t, const void *p, size_t n)
+{
+    enum st_err e = t->err ? t->err : t->out.write(t->out.ctx, p, n);
+    return e ? tev_fail(t, e, "writing trace events") : ST_OK;
+}
+
+static enum st_err open_json(struct tevents *t)
+{
+    if (t->started)
+        return ST_OK;
+    t->started = 1;
+    return out_write(t, "{\"traceEvents\":[", 16);
+}
+
+/* Composing t->ev: a failed append marks the event bad; it is dropped. */
+void tev_add(struct tevents *t, const char *s)
+{
+    t->ev_bad |= dynbuf_addstr(&t->ev, s) != ST_OK;
+}
+
+void tev_addf(struct tevents *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[256];
+    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    t->ev_bad |= n < 0 || (size_t)n >= sizeof(buf) || dynbuf_add(&t->ev, buf, (size_t)n);
+}
+
+void tev_addstr(struct tevents *t, const char *p, size_t n)
+{
+    t->ev_bad |= tj_str(&t->ev, p, n) != ST_OK;
+}
+
+void tev_start(struct tevents *t, const char *name, size_t nlen, char ph)
+{
+    dynbuf_reset(&t->ev);
+    t->ev_bad = 0;
+    tev_add(t, t->nev ? ",\n{" : "\n{");
+    if (name) {
+        tev_add(t, "\"name\":");
+        tev_addstr(t, name, nlen);
+        tev_add(t, ",");
+    }
+    tev_addf(t, "\"ph\":\"%c\"", ph);
+}
+
+void tev_pidtid(struct tevents *t, int64_t pid, int64_t tid)
+{
+    tev_addf(t, ",\"pid\":%lld,\"tid\":%lld", (long long)pid, (long long)tid);
+}
+
+void tev_ts(struct tevents *t, const char *key, uint64_t ns)
+{
+    tev_addf(t, ",\"%s\":", key);
+    t->ev_bad |= tj_us(&t->ev, ns) != ST_OK;
+}
+
+enum st_err tev_emit(struct tevents *t)
+{
+    enum st_err e = open_json(t);
+    if (e)
+        return e;
+    tev_add(t, "}");
+    if (t->ev_bad) {
+        t->st.dropped++;
+        return ST_OK;
+    }
+    t->nev++;
+    t->st.events++;
+    return out_write(t, t->ev.data, t->ev.len);
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+/* `^#+ CPU \d+ buffer started` (the repair's circular-buffer marker). */
+static int buffer_marker(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] == '#')
+        i++;
+    if (!i || n - i < 5 || memcmp(p + i, " CPU ", 5))
+        return 0;
+    i += 5;
+    size_t d = i;
+    while (i < n && p[i] >= '0' && p[i] <= '9')
+        i++;
+    static const char tail[] = " buffer started";
+    return i > d && n - i >= sizeof(tail) - 1 && !memcmp(p + i, tail, sizeof(tail) - 1);
+}
+
+/* Do what the repair's cut will do to the HTML: forget this part's
+ * events so far. */
+static enum st_err rewind_part(struct tevents *t)
+{
+    uint64_t resets = t->st.resets + 1;
+    if (t->started) {
+        uint64_t end = t->out.tell(t->out.ctx);
+        enum st_err e = t->out.keep(t->out.ctx, t->part_off, end);
+        if (e)
+            return tev_fail(t, e, "rewinding the trace events at a CPU buffer start");
+    }
+    t->nev = t->part_nev;
+    t->st = t->part_st;
+    t->st.resets = resets;
+    reset_state(t);
+    return ST_OK;
+}
+
+static enum st_err ftrace_line(struct tevents *t, const char *p, size_t n)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    if (n && p[0] == '#') {
+        if (t->part_body && buffer_marker(p, n))
+            return rewind_part(t);
+        return ST_OK;
+    }
+    t->part_body = 1;
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+    if (i == n)
+        return ST_OK;
+    struct tev_line l;
+    if (!tev_parse_line(p, n, &l)) {
+        t->st.unparsed++;
+        return ST_OK;
+    }
+    t->st.lines++;
+    return tev_ftrace_event(t, &l);
+}
+
+static enum st_err one_line(struct tevents *t, const char *p, size_t n)
+{
+    if (t->mode == TEV_FTRACE)
+        return ftrace_line(t, p, n);
+    if (t->mode == TEV_PSDUMP)
+        tev_psdump_line(t, p, n);
+    return ST_OK;
+}
+
+enum st_err tevents_feed(struct tevents *t, const void *buf, size_t n)
+{
+    const char *p = buf, *end = p + n;
+    while (p < end && !t->err && t->mode != TEV_NONE) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (t->skipping) {
+            t->skipping = !nl;
+        } else if (!nl || t->line.len) {
+            if (dynbuf_add(&t->line, p, k)) {
+                dynbuf_reset(&t->line);
+                t->skipping = !nl;
+                t->st.dropped++;
+            } else if (nl) {
+                one_line(t, t->line.data, t->line.len);
+                dynbuf_reset(&t->line);
+            }
+        } else {
+            one_line(t, p, k);
+        }
+        p += k + (nl ? 1 : 0);
+    }
+    return t->err;
+}
+
+void tevents_begin_part(struct tevents *t, const char *name)
+{
+    dynbuf_reset(&t->line);
+    t->skipping = 0;
+    t->mode = !strcmp(name, "systemTraceEvents") ? TEV_FTRACE
+              : !strcmp(name, "androidProcessDump") ? TEV_PSDUMP : TEV_NONE;
+    t->ps_form = 0;
+    if (t->mode == TEV_FTRACE) {
+        open_json(t);
+        t->part_off = t->err ? 0 : t->out.tell(t->out.ctx);
+        t->part_nev = t->nev;
+        t->part_st = t->st;
+        t->part_body = 0;
+    }
+}
+
+void tevents_end_part(struct tevents *t)
+{
+    if (t->line.len && !t->skipping)
+        one_line(t, t->line.data, t->line.len);
+    dynbuf_reset(&t->line);
+    t->mode = TEV_NONE;
+}
+
+static void tee_begin(void *ctx, const char *name)
+{
+    tevents_begin_part(ctx, name);
+}
+
+static void tee_write(void *ctx, const void *p, size_t n)
+{
+    tevents_feed(ctx, p, n);
+}
+
+static void tee_end(void *ctx)
+{
+    tevents_end_part(ctx);
+}
+
+void tevents_tee(struct tevents *t, struct tw_tee *tee)
+{
+    tee->begin = tee_begin;
+    tee->write = tee_write;
+    tee->end = tee_end;
+    tee->ctx = t;
+}
+
+/* Unclosed slices become B events (open to the end of the trace). */
+static void close_thread(void *ctx, void *v)
+{
+    struct tevents *t = ctx;
+    struct tev_thread *th = v;
+    for (uint32_t i = 0; i < th->depth; i++) {
+        struct tev_open *o = &th->stack[i];
+        tev_start(t, o->name, o->name_len, 'B');
+        tev_add(t, ",\"cat\":\"atrace\"");
+        tev_ts(t, "ts", o->ts);
+        tev_pidtid(t, o->pid, th->tid);
+        th->has_events = 1;
+        tev_proc_used(t, o->pid);
+        t->st.unclosed++;
+        tev_emit(t);
+    }
+}
+
+enum st_err tevents_finish(struct tevents *t)
+{
+    if (t->mode != TEV_NONE)
+        tevents_end_part(t);
+    open_json(t);
+    tmap_each(&t->threads, close_thread, t);
+    for (size_t i = 0; i < t->ncpus; i++)
+        tev_cpu_close(t, (uint32_t)i, t->last_ts);
+    tev_write_metadata(t);
+    /* no displayTimeUnit: ms is the default, and Perfetto notes the key */
+    static const char tail[] = "\n],\n\"otherData\":{\"generator\":\"systrace --trace-events\"}}\n";
+    return out_write(t, tail, sizeof(tail) - 1);
+}
+
+const struct tevents_stats *tevents_stats(const struct tevents *t)
+{
+    return &t->st;
+}
+
+enum st_err tevents_error(const struct tevents *t)
+{
+    return t->err;
+}
+
+const char *tevents_errtext(const struct tevents *t)
+{
+    return t->err ? t->errtext : "";
+}

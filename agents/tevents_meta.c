@@ -1,0 +1,177 @@
+/*
+ * Names for the trace-event converter (tevents.h): the PROCESS DUMP part
+ * (`ps` output in the forms the process-dump agent collects, as Perfetto
+ * reads them: the long form `USER PID PPID VSZ RSS WCHAN PC S NAME ...`
+ * gives a process name in its ninth column; the thread form `USER PID TID
+ * CMD ...` a thread's process and name), and the closing M events.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tevents_int.h"
+
+#define TOKENS_MAX 16
+
+struct tok {
+    const char *p;
+    size_t n;
+};
+
+static size_t split(const char *p, size_t n, struct tok *t, size_t max)
+{
+    size_t k = 0, i = 0;
+    while (i < n && k < max) {
+        while (i < n && (p[i] == ' ' || p[i] == '\t'))
+            i++;
+        if (i == n)
+            break;
+        t[k].p = p + i;
+        while (i < n && p[i] != ' ' && p[i] != '\t')
+            i++;
+        t[k].n = (size_t)(t[k].p - p) < i ? i - (size_t)(t[k].p - p) : 0;
+        k++;
+    }
+    return k;
+}
+
+static int tok_is(const struct tok *t, const char *s)
+{
+    return t->n == strlen(s) && !memcmp(t->p, s, t->n);
+}
+
+static int tok_num(const struct tok *t, int64_t *v)
+{
+    if (!t->n || t->n > 10)
+        return 0;
+    int64_t x = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->p[i] < '0' || t->p[i] > '9')
+            return 0;
+        x = x * 10 + (t->p[i] - '0');
+    }
+    *v = x;
+    return 1;
+}
+
+void tev_free_pd(void *v)
+{
+    struct tev_pd *pd = v;
+    if (!pd)
+        return;
+    free(pd->pname);
+    free(pd->tname);
+    free(pd);
+}
+
+static struct tev_pd *pd_get(struct tevents *t, int64_t id)
+{
+    struct tev_pd *pd = tmap_get(&t->pdump, &id, sizeof(id));
+    if (pd)
+        return pd;
+    pd = calloc(1, sizeof(*pd));
+    if (!pd)
+        return NULL;
+    pd->tgid = -1;
+    if (tmap_put(&t->pdump, &id, sizeof(id), pd)) {
+        free(pd);
+        t->st.dropped++;
+        return NULL;
+    }
+    return pd;
+}
+
+static void set_name(struct tevents *t, char **slot, const char *p, size_t n)
+{
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+        n--;
+    if (*slot || !n)
+        return;
+    *slot = tev_strdup(t, p, n);
+}
+
+void tev_psdump_line(struct tevents *t, const char *p, size_t n)
+{
+    struct tok tk[TOKENS_MAX];
+    size_t k = split(p, n, tk, TOKENS_MAX);
+    if (k >= 3 && tok_is(&tk[0], "USER") && tok_is(&tk[1], "PID")) {
+        t->ps_form = tok_is(&tk[2], "TID") ? 2 : 1;
+        return;
+    }
+    int64_t a, b;
+    if (t->ps_form == 2 && k >= 4 && tok_num(&tk[1], &a) && tok_num(&tk[2], &b)) {
+        struct tev_pd *pd = pd_get(t, b);
+        if (pd) {
+            pd->tgid = a;
+            set_name(t, &pd->tname, tk[3].p, n - (size_t)(tk[3].p - p));
+        }
+    } else if (t->ps_form == 1 && k >= 9 && tok_num(&tk[1], &a)) {
+        struct tev_pd *pd = pd_get(t, a);
+        if (pd)
+            set_name(t, &pd->pname, tk[8].p, tk[8].n);
+    }
+}
+
+/* ---- closing metadata ------------------------------------------------- */
+
+static enum st_err meta(struct tevents *t, const char *what, int64_t pid, int64_t tid,
+                        const char *name)
+{
+    tev_start(t, what, strlen(what), 'M');
+    tev_pidtid(t, pid, tid);
+    tev_add(t, ",\"args\":{\"name\":");
+    tev_addstr(t, name, strlen(name));
+    tev_add(t, "}");
+    t->st.metadata++;
+    return tev_emit(t);
+}
+
+static void thread_meta(void *ctx, void *v)
+{
+    struct tevents *t = ctx;
+    struct tev_thread *th = v;
+    if (!th->has_events)
+        return;
+    struct tev_pd *pd = tmap_get(&t->pdump, &(int64_t){th->tid}, sizeof(int64_t));
+    const char *name = th->name ? th->name : pd && pd->tname ? pd->tname
+                                          : pd && pd->pname ? pd->pname : NULL;
+    int64_t pid = th->tgid >= 0 ? th->tgid : pd && pd->tgid >= 0 ? pd->tgid : th->tid;
+    if (name)
+        meta(t, "thread_name", pid, th->tid, name);
+}
+
+static void process_meta(void *ctx, void *v)
+{
+    struct tevents *t = ctx;
+    struct tev_proc *p = v;
+    struct tev_pd *pd = tmap_get(&t->pdump, &p->pid, sizeof(p->pid));
+    uint32_t tid = (uint32_t)p->pid;
+    struct tev_thread *main = p->pid >= 0 && p->pid <= UINT32_MAX
+                                  ? tmap_get(&t->threads, &tid, sizeof(tid)) : NULL;
+    const char *name = pd && pd->pname ? pd->pname : pd && pd->tname ? pd->tname
+                                                   : main ? main->name : NULL;
+    if (name)
+        meta(t, "process_name", p->pid, p->pid, name);
+}
+
+enum st_err tev_write_metadata(struct tevents *t)
+{
+    if (t->cpu_used) {
+        meta(t, "process_name", TEV_CPU_PID, TEV_CPU_PID, "CPUs");
+        tev_start(t, "process_sort_index", 18, 'M');
+        tev_pidtid(t, TEV_CPU_PID, TEV_CPU_PID);
+        tev_add(t, ",\"args\":{\"sort_index\":-1}");
+        t->st.metadata++;
+        tev_emit(t);
+        for (size_t i = 0; i < t->ncpus; i++) {
+            if (!t->cpus[i].used)
+                continue;
+            char name[32];
+            snprintf(name, sizeof(name), "CPU %zu", i);
+            meta(t, "thread_name", TEV_CPU_PID, TEV_CPU_PID + 1 + (int64_t)i, name);
+        }
+    }
+    tmap_each(&t->procs, process_meta, t);
+    tmap_each(&t->threads, thread_meta, t);
+    return t->err;
+}

@@ -1,0 +1,46 @@
+/*
+ * Internals shared by the result writer's files: tracewriter.c (layout,
+ * parts, splitting, tee) and tracewriter_esc.c (payload escaping).
+ */
+#ifndef SYSTRACE_TRACEWRITER_INT_H
+#define SYSTRACE_TRACEWRITER_INT_H
+
+#include "dynbuf.h"
+#include "tracewriter.h"
+
+#define CARRY_MAX 8
+
+enum hdr_state { HDR_LINE_START, HDR_IN_LINE, HDR_DONE };
+
+struct tracewriter {
+    enum tw_format fmt;
+    struct outfile *o;
+    int parts, in_part, has_controller;
+    uint64_t part_bytes, max_part_bytes;
+    unsigned char carry[CARRY_MAX];    /* undecided bytes at a chunk end */
+    size_t carrylen;
+    int last_nl;                /* the payload so far ends with a newline */
+    struct tw_tee tee;
+    /* splitting of HTML ftrace parts */
+    uint64_t split_at;          /* 0: never */
+    int splittable;             /* the current part may be split */
+    int pending_close;          /* an ftrace part's close tag is due */
+    uint64_t block_bytes;       /* payload in the current block */
+    int split_due;              /* split before the next payload byte */
+    enum hdr_state hdr_state;
+    int hdr_overflow;
+    struct dynbuf hdr;          /* the part's leading '#' lines */
+    struct dynbuf bounds;       /* uint64_t output offsets of split tags */
+    size_t mark_len;            /* bytes of split tag + replayed header */
+    int splits_done;            /* continuation blocks of finished parts */
+};
+
+enum st_err tw_put(struct tracewriter *w, const void *p, size_t n);
+/* Escape and write payload, first deciding bytes carried over from the
+ * last chunk; final: no more bytes follow in this part. */
+enum st_err tw_with_carry(struct tracewriter *w, const unsigned char *p, size_t n,
+                          int final);
+enum st_err tw_json_payload(struct tracewriter *w, const unsigned char *p, size_t n,
+                            int final);
+
+#endif

@@ -1,0 +1,314 @@
+/* Unit tests for the trace-event converter (agents/tevents*.c): the line
+ * tokenizer against Perfetto's grammar (a table of accepted and refused
+ * lines), atrace payloads, sched_switch args, JSON escaping, and whole
+ * conversions (slices, counters, async pairs, CPU slices, names from the
+ * process dump, circular-buffer rewinds) fed in several chunk sizes. */
+#include "testutil.h"
+
+#include "tevents.h"
+#include "tevents_int.h"
+
+static void line_table(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *line;
+        int ok;
+        const char *task;
+        uint32_t tid;
+        int64_t tgid;
+        uint32_t cpu;
+        uint64_t ts;
+        const char *event;
+        const char *args;
+    } cases[] = {
+        {"  surfaceflinger-598   ( 598) [001] d..2 1234.567890: sched_switch: prev_comm=a",
+         1, "surfaceflinger", 598, 598, 1, 1234567890000ull, "sched_switch", "prev_comm=a"},
+        {"<...>-18926 (-----) [000] ...1 683202.104223: tracing_mark_write: S|1|x|2",
+         1, "<...>", 18926, -1, 0, 683202104223000ull, "tracing_mark_write", "S|1|x|2"},
+        /* no TGID column, no flags (old kernels) */
+        {"  app-7 [003] 5.000001: cpu_idle: state=1 cpu_id=3", 1, "app", 7, -1, 3,
+         5000001000ull, "cpu_idle", "state=1 cpu_id=3"},
+        /* five-character flags, nanoseconds, task with spaces and dashes */
+        {" Binder Thread-12-34 ( 12) [002] dNh2. 1.123456789: irq_handler_entry: irq=5",
+         1, "Binder Thread-12", 34, 12, 2, 1123456789ull, "irq_handler_entry", "irq=5"},
+        /* the event name is the token up to its last ':' */
+        {"a-1 [000] ...1 2.5: foo:bar: x", 1, "a", 1, -1, 0, 2500000000ull, "foo:bar", "x"},
+        /* the old-kernel marker event is named "0" */
+        {"a-1 ( 1) [000] ...1 2.000000: 0: B|1|x", 1, "a", 1, 1, 0, 2000000000ull, "0",
+         "B|1|x"},
+        {"# tracer: nop", 0, NULL, 0, 0, 0, 0, NULL, NULL},
+        {"CPU:3 [LOST 42 EVENTS]", 0, NULL, 0, 0, 0, 0, NULL, NULL},
+        {"a-1 [000] ...1 2.000000 tracing_mark_write: x", 0, NULL, 0, 0, 0, 0, NULL, NULL},
+        {"a-1 [x] ...1 2.000000: e: x", 0, NULL, 0, 0, 0, 0, NULL, NULL},
+        {"a-99999999999 [000] 2.0: e: x", 0, NULL, 0, 0, 0, 0, NULL, NULL},
+        {"a-1 [000] 2.0: :", 0, NULL, 0, 0, 0, 0, NULL, NULL},
+        {"", 0, NULL, 0, 0, 0, 0, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        struct tev_line l;
+        int ok = tev_parse_line(cases[i].line, strlen(cases[i].line), &l);
+        if (ok != cases[i].ok)
+            fail_msg("case %zu (%s): ok %d", i, cases[i].line, ok);
+        if (!ok)
+            continue;
+        assert_int_equal(l.task_len, strlen(cases[i].task));
+        assert_memory_equal(l.task, cases[i].task, l.task_len);
+        assert_int_equal(l.tid, cases[i].tid);
+        assert_int_equal(l.tgid, cases[i].tgid);
+        assert_int_equal(l.cpu, cases[i].cpu);
+        assert_int_equal(l.ts_ns, cases[i].ts);
+        assert_int_equal(l.event_len, strlen(cases[i].event));
+        assert_memory_equal(l.event, cases[i].event, l.event_len);
+        assert_int_equal(l.args_len, strlen(cases[i].args));
+        assert_memory_equal(l.args, cases[i].args, l.args_len);
+    }
+}
+
+static void mark_table(void **st)
+{
+    (void)st;
+    struct tev_mark m;
+    assert_true(tev_parse_mark("B|12|a|b", 8, &m));
+    assert_int_equal(m.phase, 'B');
+    assert_int_equal(m.tgid, 12);
+    assert_int_equal(m.name_len, 3);
+    assert_memory_equal(m.name, "a|b", 3);
+    assert_true(tev_parse_mark("E", 1, &m));
+    assert_int_equal(m.tgid, -1);
+    assert_true(tev_parse_mark("E|5\n", 4, &m));
+    assert_int_equal(m.tgid, 5);
+    assert_true(tev_parse_mark("C|3|mem|-42|cat", 15, &m));
+    assert_int_equal(m.num, -42);
+    assert_int_equal(m.name_len, 3);
+    assert_false(tev_parse_mark("C|3|mem|4x", 10, &m));
+    assert_false(tev_parse_mark("C|3|mem", 7, &m));
+    assert_true(tev_parse_mark("S|3|a|b|77", 10, &m));
+    assert_int_equal(m.name_len, 3);
+    assert_int_equal(m.value_len, 2);
+    assert_memory_equal(m.value, "77", 2);
+    assert_false(tev_parse_mark("B|x|name", 8, &m));
+    assert_false(tev_parse_mark("trace_event_clock_sync: x", 25, &m));
+    assert_false(tev_parse_mark("X|1|a", 5, &m));
+
+    struct tev_switch s;
+    const char *sw = "prev_comm=Binder 1 prev_pid=12 prev_prio=120 prev_state=S ==> "
+                     "next_comm=my next_pid=99 task next_pid=34 next_prio=120";
+    assert_true(tev_parse_switch(sw, strlen(sw), &s));
+    assert_int_equal(s.prev_pid, 12);
+    assert_int_equal(s.next_pid, 34);
+    assert_int_equal(s.next_comm_len, strlen("my next_pid=99 task"));
+    assert_false(tev_parse_switch("prev_pid=1", 10, &s));
+    uint64_t v;
+    assert_true(tev_arg_u64("state=4294967295 cpu_id=2", 25, "cpu_id", &v));
+    assert_int_equal(v, 2);
+    assert_false(tev_arg_u64("xstate=1", 8, "state", &v));
+}
+
+static void json_text(void **st)
+{
+    (void)st;
+    struct dynbuf b;
+    dynbuf_init(&b, 4096);
+    assert_int_equal(tj_str(&b, "a\"\\\n\x01\xff\xc3\xa9", 8), ST_OK);
+    assert_string_equal(dynbuf_str(&b), "\"a\\\"\\\\\\u000a\\u0001\\ufffd\xc3\xa9\"");
+    dynbuf_reset(&b);
+    tj_us(&b, 1234567);
+    dynbuf_addc(&b, ' ');
+    tj_us(&b, 5000);
+    assert_string_equal(dynbuf_str(&b), "1234.567 5");
+    dynbuf_free(&b);
+}
+
+/* Convert parts (name, text) fed in chunks; returns the JSON. */
+static char *convert(const char *const *parts, size_t chunk, struct tevents_stats *st)
+{
+    struct memsink m;
+    struct text_sink s;
+    ms_init(&m, &s);
+    struct tevents *t = tevents_new(&s);
+    for (size_t i = 0; parts[i]; i += 2) {
+        tevents_begin_part(t, parts[i]);
+        size_t n = strlen(parts[i + 1]);
+        for (size_t off = 0; off < n; off += chunk)
+            assert_int_equal(tevents_feed(t, parts[i + 1] + off,
+                                          n - off < chunk ? n - off : chunk), ST_OK);
+        tevents_end_part(t);
+    }
+    assert_int_equal(tevents_finish(t), ST_OK);
+    if (st)
+        *st = *tevents_stats(t);
+    tevents_free(t);
+    return dynbuf_take(&m.b, NULL);
+}
+
+static const size_t chunks[] = {1, 2, 7, 100, 1 << 20};
+
+static void expect_lines(const char *const *parts, const char *const *want)
+{
+    for (size_t c = 0; c < sizeof(chunks) / sizeof(*chunks); c++) {
+        char *got = convert(parts, chunks[c], NULL);
+        for (size_t i = 0; want[i]; i++)
+            if (!strstr(got, want[i]))
+                fail_msg("chunk %zu: no\n  %s\nin:\n%s", chunks[c], want[i], got);
+        free(got);
+    }
+}
+
+#define HDR "# tracer: nop\n#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+
+static void slices_and_names(void **st)
+{
+    (void)st;
+    const char *parts[] = {
+        "androidProcessDump",
+        "PROCESS DUMP\nUSER PID PPID VSZ RSS WCHAN PC S NAME COMM\n"
+        "u0_a1 100 1 0 0 0 0 S com.example.app app\n"
+        "USER PID TID CMD\nu0_a1 100 101 RenderThread\n",
+        "systemTraceEvents",
+        HDR
+        "   main-100  ( 100) [000] ...1 1.000001: tracing_mark_write: B|100|outer\n"
+        "   main-100  ( 100) [000] ...1 1.000002: tracing_mark_write: B|100|inner \"q\"\n"
+        "   main-100  ( 100) [000] ...1 1.000010: tracing_mark_write: E|100\n"
+        "   main-100  ( 100) [000] ...1 1.000020: tracing_mark_write: E|100\n"
+        "   main-100  ( 100) [000] ...1 1.000021: tracing_mark_write: E|100\n"
+        "   <...>-101   (-----) [001] ...1 1.000030: tracing_mark_write: B|100|draw\n"
+        "   main-100  ( 100) [000] ...1 1.000040: tracing_mark_write: C|100|queue|7\n"
+        "   main-100  ( 100) [000] ...1 1.000050: tracing_mark_write: I|100|tick\n",
+        NULL,
+    };
+    const char *want[] = {
+        "{\"name\":\"inner \\\"q\\\"\",\"ph\":\"X\",\"cat\":\"atrace\",\"ts\":1000002,"
+        "\"dur\":8,\"pid\":100,\"tid\":100}",
+        "{\"name\":\"outer\",\"ph\":\"X\",\"cat\":\"atrace\",\"ts\":1000001,\"dur\":19,"
+        "\"pid\":100,\"tid\":100}",
+        /* unclosed: a B event at the end */
+        "{\"name\":\"draw\",\"ph\":\"B\",\"cat\":\"atrace\",\"ts\":1000030,\"pid\":100,"
+        "\"tid\":101}",
+        "{\"name\":\"queue\",\"ph\":\"C\",\"ts\":1000040,\"pid\":100,\"tid\":100,"
+        "\"args\":{\"value\":7}}",
+        "{\"name\":\"tick\",\"ph\":\"i\",\"s\":\"t\",\"ts\":1000050,\"pid\":100,\"tid\":100}",
+        "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,"
+        "\"args\":{\"name\":\"com.example.app\"}}",
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":101,"
+        "\"args\":{\"name\":\"RenderThread\"}}",
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,"
+        "\"args\":{\"name\":\"main\"}}",
+        NULL,
+    };
+    expect_lines(parts, want);
+    struct tevents_stats s;
+    free(convert(parts, 3, &s));
+    assert_int_equal(s.slices, 2);
+    assert_int_equal(s.unmatched_end, 1);
+    assert_int_equal(s.unclosed, 1);
+    assert_int_equal(s.counters, 1);
+    assert_int_equal(s.instants, 1);
+    assert_int_equal(s.lines, 8);
+}
+
+static void async_and_cpu(void **st)
+{
+    (void)st;
+    const char *parts[] = {
+        "systemTraceEvents",
+        HDR
+        "   a-5  ( 5) [000] ...1 2.000000: tracing_mark_write: S|5|load|1\n"
+        "   a-5  ( 5) [000] ...1 2.000001: tracing_mark_write: S|5|load|1\n"
+        "   a-5  ( 5) [000] ...1 2.000002: tracing_mark_write: S|6|load|1\n"
+        "   a-5  ( 5) [000] ...1 2.000003: tracing_mark_write: F|5|load|1\n"
+        "   a-5  ( 5) [000] ...1 2.000004: tracing_mark_write: F|5|other|1\n"
+        "   a-5  ( 5) [000] d..2 3.000000: sched_switch: prev_comm=a prev_pid=5 "
+        "prev_prio=120 prev_state=S ==> next_comm=b c next_pid=7 next_prio=120\n"
+        "   b c-7  ( 7) [000] d..2 3.000500: sched_switch: prev_comm=b c prev_pid=7 "
+        "prev_prio=120 prev_state=R ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+        "   <idle>-0  (-----) [001] d..2 3.000600: cpu_frequency: state=300000 cpu_id=1\n"
+        "   <idle>-0  (-----) [001] d..2 3.000700: cpu_idle: state=4294967295 cpu_id=1\n",
+        NULL,
+    };
+    const char *want[] = {
+        /* three S get ids 1..3; F pops the latest of its key (id 2) */
+        "\"name\":\"load\",\"ph\":\"b\",\"cat\":\"atrace\",\"id\":\"0x1\",\"ts\":2000000,"
+        "\"pid\":5,\"tid\":5,\"args\":{\"cookie\":\"1\"}}",
+        "\"name\":\"load\",\"ph\":\"b\",\"cat\":\"atrace\",\"id\":\"0x3\",\"ts\":2000002,"
+        "\"pid\":6,",
+        "\"name\":\"load\",\"ph\":\"e\",\"cat\":\"atrace\",\"id\":\"0x2\",\"ts\":2000003,",
+        "{\"name\":\"b c\",\"ph\":\"X\",\"cat\":\"sched\",\"ts\":3000000,\"dur\":500,"
+        "\"pid\":1000000000,\"tid\":1000000001,\"args\":{\"tid\":7}}",
+        "{\"name\":\"CPU 1 frequency\",\"ph\":\"C\",\"ts\":3000600,\"pid\":1000000000,"
+        "\"tid\":1000000000,\"args\":{\"value\":300000}}",
+        "{\"name\":\"CPU 1 idle\",\"ph\":\"C\",\"ts\":3000700,\"pid\":1000000000,"
+        "\"tid\":1000000000,\"args\":{\"value\":-1}}",
+        "\"args\":{\"name\":\"CPUs\"}",
+        "\"tid\":1000000001,\"args\":{\"name\":\"CPU 0\"}",
+        NULL,
+    };
+    expect_lines(parts, want);
+    struct tevents_stats s;
+    char *got = convert(parts, 5, &s);
+    assert_int_equal(s.async_begin, 3);
+    assert_int_equal(s.async_end, 1);
+    assert_int_equal(s.unmatched_end, 1);
+    assert_int_equal(s.cpu_slices, 1);
+    assert_int_equal(s.cpu_counters, 2);
+    assert_null(strstr(got, "swapper"));
+    free(got);
+}
+
+/* A CPU buffer-started line after events drops what came before it, as
+ * the repair's cut does in the HTML; one in the header does nothing. */
+static void circular_rewind(void **st)
+{
+    (void)st;
+    const char *parts[] = {
+        "systemTraceEvents",
+        HDR
+        "##### CPU 2 buffer started ####\n"
+        "   a-1  ( 1) [000] ...1 1.0: tracing_mark_write: B|1|lost\n"
+        "   a-1  ( 1) [000] ...1 1.1: tracing_mark_write: C|1|lostctr|1\n"
+        "##### CPU 1 buffer started ####\n"
+        "   a-1  ( 1) [000] ...1 1.2: tracing_mark_write: E|1\n"
+        "   a-1  ( 1) [000] ...1 1.3: tracing_mark_write: B|1|kept\n"
+        "   a-1  ( 1) [000] ...1 1.4: tracing_mark_write: E|1\n",
+        NULL,
+    };
+    for (size_t c = 0; c < sizeof(chunks) / sizeof(*chunks); c++) {
+        struct tevents_stats s;
+        char *got = convert(parts, chunks[c], &s);
+        assert_null(strstr(got, "lost"));
+        assert_non_null(strstr(got, "\"name\":\"kept\",\"ph\":\"X\""));
+        assert_int_equal(s.resets, 1);
+        assert_int_equal(s.slices, 1);
+        assert_int_equal(s.counters, 0);
+        assert_int_equal(s.unmatched_end, 1);
+        assert_string_equal(got + strlen(got) - 2, "}\n");
+        assert_true(!strncmp(got, "{\"traceEvents\":[\n{", 18));
+        free(got);
+    }
+}
+
+/* No ftrace part (a JSON input): still a valid, empty trace. */
+static void empty(void **st)
+{
+    (void)st;
+    const char *parts[] = {"traceEvents", "{\"traceEvents\":[]}", NULL};
+    struct tevents_stats s;
+    char *got = convert(parts, 64, &s);
+    assert_true(!strncmp(got, "{\"traceEvents\":[\n],", 19));
+    assert_int_equal(s.events, 0);
+    free(got);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(line_table),
+        cmocka_unit_test(mark_table),
+        cmocka_unit_test(json_text),
+        cmocka_unit_test(slices_and_names),
+        cmocka_unit_test(async_and_cpu),
+        cmocka_unit_test(circular_rewind),
+        cmocka_unit_test(empty),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -63,16 +63,26 @@ def main():
         "tv": open(VIEWER + "/trace_viewer_full.html").read(),
         "data": data.replace("</", "<\\/"),
     }
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "check.html")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(page)
-        out = subprocess.run(
-            [browser, "--headless", "--no-sandbox", "--disable-gpu",
-             "--user-data-dir=" + os.path.join(d, "profile"),
-             "--virtual-time-budget=60000", "--dump-dom", path],
-            capture_output=True, text=True, timeout=300).stdout
-    m = re.search(r'<pre id="out">([^<]*)</pre>', out)
+    # --dump-dom can fire before the import on a loaded machine: the page
+    # then still says "pending", and a fresh attempt settles it.
+    m = None
+    for attempt in range(3):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "check.html")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(page)
+            out = subprocess.run(
+                [browser, "--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync",
+                 "--user-data-dir=" + os.path.join(d, "profile"),
+                 "--virtual-time-budget=60000", "--dump-dom", path],
+                capture_output=True, text=True, timeout=300).stdout
+        m = re.search(r'<pre id="out">([^<]*)</pre>', out)
+        if m and m.group(1) != "pending":
+            break
+        print("viewercheck: import not finished (attempt %d)" % (attempt + 1),
+              file=sys.stderr)
     if not m or m.group(1) == "pending":
         sys.exit("viewer did not finish importing")
     text = m.group(1).replace("&quot;", '"').replace("&amp;", "&") \

@@ -20,6 +20,7 @@
 #include "debug.h"
 #include "decode.h"
 #include "devcmd.h"
+#include "ftrace_norm.h"
 #include "repair.h"
 
 #define LIST_MAX (1u << 20)
@@ -33,6 +34,7 @@ struct atrace {
     int started;            /* atrace --async_start succeeded */
     /* collect */
     struct decoder *dec;
+    struct fnorm *norm;     /* 5-column flags (device kernels >= 5.18) */
     struct repair *rep;
     FILE *raw;
     char *raw_tmp;
@@ -338,7 +340,9 @@ static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
     } else if (e) {
         return dump_failed(a, e, decoder_detail(a->dec));
     }
-    enum st_err e2 = repair_finish(a->rep);
+    enum st_err e2 = fnorm_finish(a->norm);
+    if (!e2)
+        e2 = repair_finish(a->rep);
     if (!e2)
         e2 = tw_end(w);
     c->sync_seen = repair_watch_seen(a->rep);
@@ -365,7 +369,9 @@ static enum st_err collect(void *state, struct tracewriter *w)
                              .watch = c->sync_written ? c->sync_id : NULL,
                              .observe = c->line_observer, .observe_ctx = c->observer_ctx};
     a->rep = repair_new(&ro, &ts);
-    a->dec = a->rep ? decoder_new(DECODE_ATRACE, repair_write, a->rep) : NULL;
+    static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
+    a->norm = a->rep ? fnorm_new(&auto_flags, repair_write, a->rep) : NULL;
+    a->dec = a->norm ? decoder_new(DECODE_ATRACE, fnorm_write, a->norm) : NULL;
     if (!a->dec || (e = tw_begin(w, "systemTraceEvents"))) {
         tgid_map_free(m);
         return e ? e : ST_ENOMEM;
@@ -414,6 +420,7 @@ static void destroy(void *state)
     drop_raw(a);
     free(a->raw_tmp);
     decoder_free(a->dec);
+    fnorm_free(a->norm);
     repair_free(a->rep);
     atrace_cats_free(&a->avail);
     atrace_plan_free(&a->plan);

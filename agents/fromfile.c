@@ -18,6 +18,7 @@
 
 #include "decode.h"
 #include "dynbuf.h"
+#include "ftrace_norm.h"
 #include "htmlextract.h"
 #include "mtrace.h"
 #include "repair.h"
@@ -38,6 +39,7 @@ struct ff {
     unsigned char *gzbuf;
     /* atrace/text chain */
     struct decoder *dec;
+    struct fnorm *norm;     /* 5-column flags of kernels >= 5.18, when present */
     struct repair *rep;
     /* html */
     struct htmlx *hx;
@@ -148,8 +150,10 @@ const char *fromfile_kind_name(enum ff_kind k)
 
 static enum st_err chain_new(struct ff *f, enum decode_mode mode)
 {
+    static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
     f->rep = repair_new(&file_repair, &f->ts);
-    f->dec = f->rep ? decoder_new(mode, repair_write, f->rep) : NULL;
+    f->norm = f->rep ? fnorm_new(&auto_flags, repair_write, f->rep) : NULL;
+    f->dec = f->norm ? decoder_new(mode, fnorm_write, f->norm) : NULL;
     return f->dec ? ST_OK : ST_ENOMEM;
 }
 
@@ -166,11 +170,13 @@ static enum st_err chain_finish(struct ff *f)
         snprintf(f->res->detail, sizeof(f->res->detail), "%s", decoder_detail(f->dec));
     }
     f->res->text_bytes += decoder_bytes_out(f->dec);
-    if ((e2 = repair_finish(f->rep)) || (e2 = tw_end(f->w)))
+    if ((e2 = fnorm_finish(f->norm)) || (e2 = repair_finish(f->rep)) || (e2 = tw_end(f->w)))
         return e2;
     decoder_free(f->dec);
+    fnorm_free(f->norm);
     repair_free(f->rep);
     f->dec = NULL;
+    f->norm = NULL;
     f->rep = NULL;
     return ST_OK;
 }
@@ -537,6 +543,7 @@ enum st_err fromfile_convert(const char *path, struct tracewriter *w,
         inflateEnd(&f.gz);
     free(f.gzbuf);
     decoder_free(f.dec);
+    fnorm_free(f.norm);
     repair_free(f.rep);
     htmlx_free(f.hx);
     dynbuf_free(&f.sniff);

@@ -19,6 +19,8 @@ struct fnorm {
     char carry[FNORM_LINE_MAX];
     size_t carrylen;
     int tail;               /* the rest of an examined long line streams through */
+    int pass;               /* FNORM_AUTO decided: nothing to fix, bytes go straight on */
+    size_t looked;          /* FNORM_AUTO: bytes looked at without a decision */
     struct fnorm_stats st;
 };
 
@@ -359,11 +361,46 @@ enum st_err fnorm_feed(struct fnorm *f, char *p, size_t n)
     return put(f, run, (size_t)(end - run));
 }
 
+/* FNORM_AUTO: the first event line decides for the whole trace (a kernel
+ * prints one flags format); text whose flags the viewer reads then costs
+ * nothing more. */
+static void auto_decide(struct fnorm *f, const char *p, size_t n)
+{
+    const char *end = p + n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        size_t len = (size_t)(nl - p);
+        const char *q = p;
+        while (q < nl && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < nl && *q != '#') {
+            char tmp[FNORM_LINE_MAX];
+            size_t k = len < sizeof(tmp) ? len : sizeof(tmp);
+            memcpy(tmp, p, k);
+            f->o.flags = fnorm_fix_flags(tmp, k) ? 1 : 0;
+            f->pass = !f->o.flags && !f->o.func_events && !f->o.tgids;
+            return;
+        }
+        p = nl + 1;
+    }
+    f->looked += n;
+    if (f->looked > (1u << 20)) {   /* a megabyte of comments: leave it be */
+        f->o.flags = 0;
+        f->pass = !f->o.func_events && !f->o.tgids;
+    }
+}
+
 enum st_err fnorm_write(void *ctx, const void *p, size_t n)
 {
     struct fnorm *f = ctx;
     const char *s = p;
     char buf[16384];
+    if (f->o.flags == FNORM_AUTO)
+        auto_decide(f, p, n);
+    if (f->pass && !f->carrylen && !f->tail)
+        return f->out(f->ctx, p, n);
     while (n) {
         size_t k = n < sizeof(buf) ? n : sizeof(buf);
         memcpy(buf, s, k);

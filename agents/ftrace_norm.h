@@ -34,9 +34,11 @@
 #include "sink.h"
 
 #define FNORM_LINE_MAX 4096
+#define FNORM_AUTO 2
 
 struct fnorm_opts {
-    int flags;                      /* fix the flags column */
+    int flags;                      /* fix the flags column; FNORM_AUTO: only if
+                                     * the first event line needs it (fnorm_write) */
     int func_events;                /* name function tracer lines */
     const struct tgid_map *tgids;   /* insert a TGID column where missing */
 };

@@ -23,6 +23,7 @@
 #include "controller.h"
 #include "ftrace_cats.h"
 #include "ftrace_fs.h"
+#include "result.h"
 #include "signals.h"
 #include "tracewriter.h"
 #include "ui.h"
@@ -78,20 +79,6 @@ static int list_categories(struct tracefs *t)
     return rc;
 }
 
-/* trace.html -> trace.ftrace: where --stream keeps the raw capture. */
-static char *raw_path_for(const char *out)
-{
-    size_t n = strlen(out);
-    const char *slash = strrchr(out, '/');
-    const char *dot = strrchr(out, '.');
-    if (dot && (!slash || dot > slash + 1))
-        n = (size_t)(dot - out);
-    char *p = malloc(n + 8);
-    if (p)
-        snprintf(p, n + 8, "%.*s.ftrace", (int)n, out);
-    return p;
-}
-
 static void warn_ignored(const struct st_options *o, struct capture *c)
 {
     if (o->apps)
@@ -111,41 +98,22 @@ struct run {
     const struct st_options *o;
     struct capture c;
     struct ui u;
-    struct viewer v;
-    struct tracewriter *w;
-    char *out, *raw;
+    struct result res;
     int sigfd;
 };
 
 static int capture(struct run *r)
 {
-    const struct st_options *o = r->o;
-    r->out = options_output_path(o);
-    r->raw = r->out ? raw_path_for(r->out) : NULL;
-    if (!r->out || !r->raw)
-        return fail_msg("out of memory");
-    if (!o->json && open_viewer(o, &r->v))
-        return EXIT_ERROR;
-    enum st_err e = tw_open(r->out, o->json ? TW_JSON : TW_HTML, &r->v, &r->w);
-    if (e) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out,
-                r->w ? tw_errtext(r->w) : st_strerror(e));
-        return EXIT_ERROR;
-    }
-    r->c.raw_path = r->raw;
-    e = controller_run(&r->c, &r->u, r->w, r->sigfd);
+    int rc = result_open(r->o, ".ftrace", &r->res);
+    if (rc)
+        return rc;
+    r->c.raw_path = r->res.raw;
+    enum st_err e = controller_run(&r->c, &r->u, r->res.w, r->sigfd);
     if (e) {
         fail_msg(dynbuf_str(&r->c.err));
         return sig_terminated() ? 143 : e == ST_EINTR ? 130 : EXIT_ERROR;
     }
-    if (!o->quiet)
-        printf("Outputting Systrace results...\n");
-    if (tw_commit(r->w)) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, tw_errtext(r->w));
-        return EXIT_ERROR;
-    }
-    report_written(o, r->out);
-    return EXIT_OK;
+    return result_commit(r->o, &r->res);
 }
 
 int cmd_linux(const struct st_options *o)
@@ -187,10 +155,7 @@ int cmd_linux(const struct st_options *o)
     }
     emergency_fs = NULL;
     tracefs_free(t);
-    tw_free(r.w);
-    viewer_free(&r.v);
-    free(r.out);
-    free(r.raw);
+    result_free(&r.res);
     dynbuf_free(&r.c.err);
     sig_restore();
     return rc;

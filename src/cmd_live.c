@@ -14,9 +14,8 @@
 #include "commands.h"
 #include "controller.h"
 #include "probe.h"
+#include "result.h"
 #include "signals.h"
-#include "tevents.h"
-#include "tracewriter.h"
 #include "ui.h"
 
 #define TESTED_SERVER_VERSION 41
@@ -27,10 +26,7 @@ struct live {
     struct ui u;
     struct adb_client *client;
     struct adb_device *dev;
-    struct viewer v;
-    struct tracewriter *w;
-    struct tevents *te;         /* --trace-events */
-    char *out, *raw;
+    struct result res;
     int sigfd;
 };
 
@@ -100,58 +96,21 @@ static int connect_device(struct live *l)
     return EXIT_OK;
 }
 
-/* trace.html -> trace.atrace: where a failed collection keeps raw bytes */
-static char *raw_path_for(const char *out)
-{
-    size_t n = strlen(out);
-    const char *slash = strrchr(out, '/');
-    const char *dot = strrchr(out, '.');
-    if (dot && (!slash || dot > slash + 1))
-        n = (size_t)(dot - out);
-    char *p = malloc(n + 8);
-    if (p)
-        snprintf(p, n + 8, "%.*s.atrace", (int)n, out);
-    return p;
-}
-
 static int prepare_output(struct live *l)
 {
-    const struct st_options *o = l->o;
-    l->out = options_output_path(o);
-    l->raw = l->out ? raw_path_for(l->out) : NULL;
-    if (!l->out || !l->raw)
-        return fail_msg("systrace", "out of memory");
-    if (!o->json && open_viewer(o, &l->v))
-        return EXIT_ERROR;
-    enum st_err e = tw_open(l->out, o->json ? TW_JSON : TW_HTML, &l->v, &l->w);
-    if (e) {
-        char msg[512];
-        snprintf(msg, sizeof(msg), "cannot write: %s", l->w ? tw_errtext(l->w) : st_strerror(e));
-        return fail_msg(l->out, msg);
-    }
-    if (open_trace_events(o, l->w, &l->te))
-        return EXIT_ERROR;
-    l->c.raw_path = l->raw;
-    return EXIT_OK;
+    int rc = result_open(l->o, ".atrace", &l->res);
+    l->c.raw_path = l->res.raw;
+    return rc;
 }
 
 static int capture(struct live *l)
 {
-    enum st_err e = controller_run(&l->c, &l->u, l->w, l->sigfd);
+    enum st_err e = controller_run(&l->c, &l->u, l->res.w, l->sigfd);
     if (e) {
         fprintf(stderr, "systrace: %s: %s\n", l->c.serial, dynbuf_str(&l->c.err));
         return sig_terminated() ? 143 : e == ST_EINTR ? 130 : EXIT_ERROR;
     }
-    if (!l->o->quiet)
-        printf("Outputting Systrace results...\n");
-    if (tw_commit(l->w)) {
-        char msg[512];
-        snprintf(msg, sizeof(msg), "cannot write: %s", tw_errtext(l->w));
-        return fail_msg(l->out, msg);
-    }
-    report_splits(l->o, l->w);
-    report_written(l->o, l->out);
-    return commit_trace_events(l->o, l->te);
+    return result_commit(l->o, &l->res);
 }
 
 int cmd_live(const struct st_options *o)
@@ -172,13 +131,9 @@ int cmd_live(const struct st_options *o)
     } else if (rc == EXIT_OK && (rc = prepare_output(&l)) == EXIT_OK) {
         rc = capture(&l);
     }
-    tw_free(l.w);
-    tevents_free(l.te);
-    viewer_free(&l.v);
+    result_free(&l.res);
     adb_device_free(l.dev);
     adb_client_free(l.client);
-    free(l.out);
-    free(l.raw);
     dynbuf_free(&l.c.err);
     sig_restore();
     return rc;

@@ -1,0 +1,67 @@
+/* A capture's result files; see result.h. */
+#include "result.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+/* trace.html -> trace<ext> */
+static char *raw_path_for(const char *out, const char *ext)
+{
+    size_t n = strlen(out);
+    const char *slash = strrchr(out, '/');
+    const char *dot = strrchr(out, '.');
+    if (dot && (!slash || dot > slash + 1))
+        n = (size_t)(dot - out);
+    size_t len = n + strlen(ext) + 1;
+    char *p = malloc(len);
+    if (p)
+        snprintf(p, len, "%.*s%s", (int)n, out, ext);
+    return p;
+}
+
+int result_open(const struct st_options *o, const char *raw_ext, struct result *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->out = options_output_path(o);
+    r->raw = r->out ? raw_path_for(r->out, raw_ext) : NULL;
+    if (!r->out || !r->raw) {
+        fprintf(stderr, "systrace: out of memory\n");
+        return EXIT_ERROR;
+    }
+    if (!o->json && open_viewer(o, &r->v))
+        return EXIT_ERROR;
+    enum st_err e = tw_open(r->out, o->json ? TW_JSON : TW_HTML, &r->v, &r->w);
+    if (e) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out,
+                r->w ? tw_errtext(r->w) : st_strerror(e));
+        return EXIT_ERROR;
+    }
+    return open_trace_events(o, r->w, &r->te) ? EXIT_ERROR : EXIT_OK;
+}
+
+int result_commit(const struct st_options *o, struct result *r)
+{
+    if (!o->quiet)
+        printf("Outputting Systrace results...\n");
+    if (tw_commit(r->w)) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, tw_errtext(r->w));
+        return EXIT_ERROR;
+    }
+    report_splits(o, r->w);
+    report_written(o, r->out);
+    return commit_trace_events(o, r->te);
+}
+
+void result_free(struct result *r)
+{
+    tw_free(r->w);
+    tevents_free(r->te);
+    viewer_free(&r->v);
+    free(r->out);
+    free(r->raw);
+    memset(r, 0, sizeof(*r));
+}

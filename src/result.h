@@ -1,0 +1,30 @@
+/*
+ * The result file of a capture (live Android or host Linux): output and
+ * raw-dump paths, viewer, writer and the optional --trace-events file,
+ * opened before tracing starts (so a bad path or a missing viewer never
+ * wastes a capture) and committed together at the end.
+ */
+#ifndef SYSTRACE_RESULT_H
+#define SYSTRACE_RESULT_H
+
+#include "options.h"
+#include "tevents.h"
+#include "tracewriter.h"
+#include "viewer.h"
+
+struct result {
+    char *out;              /* output path */
+    char *raw;              /* OUT minus extension plus raw_ext */
+    struct viewer v;
+    struct tracewriter *w;
+    struct tevents *te;     /* --trace-events, or NULL */
+};
+
+/* raw_ext: ".atrace" for device dumps, ".ftrace" for host text.  Prints
+ * its own error; returns an exit code (cli.h). */
+int result_open(const struct st_options *o, const char *raw_ext, struct result *r);
+/* Commit the page and the trace-event file, report them; exit code. */
+int result_commit(const struct st_options *o, struct result *r);
+void result_free(struct result *r);
+
+#endif

@@ -13,6 +13,7 @@
 #include "dynbuf.h"
 #include "fromfile.h"
 #include "tevents.h"
+#include "signals.h"
 #include "tracewriter.h"
 #include "viewer.h"
 
@@ -123,6 +124,11 @@ int cmd_from_file(const struct st_options *o)
         rc = EXIT_ERROR;
         goto done;
     }
+    /* nothing on a device to clean up: Ctrl-C ends the conversion at once,
+     * removing the unfinished output */
+    sig_install();
+    sig_exit_first();
+    sig_unlink_on_exit(tw_tmppath(w));
     struct ff_result res;
     e = fromfile_convert(o->from_file, w, &res);
     if (e && e != ST_ETRUNCATED) {
@@ -145,6 +151,7 @@ int cmd_from_file(const struct st_options *o)
     if (commit_trace_events(o, te))
         rc = EXIT_ERROR;
 done:
+    sig_restore();
     tw_free(w);
     tevents_free(te);
     viewer_free(&v);

@@ -331,3 +331,8 @@ const char *outfile_path(const struct outfile *o)
 {
     return o->path;
 }
+
+const char *outfile_tmppath(const struct outfile *o)
+{
+    return o->committed || o->is_stdout ? NULL : o->tmp;
+}

@@ -35,5 +35,7 @@ void outfile_free(struct outfile *o);
 /* errno-style text for the last failure. */
 const char *outfile_errtext(const struct outfile *o);
 const char *outfile_path(const struct outfile *o);
+/* The temporary file's name (NULL for stdout or once committed). */
+const char *outfile_tmppath(const struct outfile *o);
 
 #endif

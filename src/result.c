@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "signals.h"
 
 /* trace.html -> trace<ext> */
 static char *raw_path_for(const char *out, const char *ext)
@@ -40,6 +41,7 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
                 r->w ? tw_errtext(r->w) : st_strerror(e));
         return EXIT_ERROR;
     }
+    sig_unlink_on_exit(tw_tmppath(r->w));     /* a second Ctrl-C leaves nothing */
     return open_trace_events(o, r->w, &r->te) ? EXIT_ERROR : EXIT_OK;
 }
 
@@ -58,6 +60,7 @@ int result_commit(const struct st_options *o, struct result *r)
 
 void result_free(struct result *r)
 {
+    sig_unlink_on_exit(NULL);
     tw_free(r->w);
     tevents_free(r->te);
     viewer_free(&r->v);

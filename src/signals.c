@@ -7,18 +7,24 @@
 #include <unistd.h>
 
 static int pipefd[2] = {-1, -1};
-static volatile sig_atomic_t n_int, got_term, got_alarm;
+static volatile sig_atomic_t n_int, got_term, got_alarm, exit_first;
+static const char *volatile unlink_path;
 static struct sigaction old_int, old_term, old_alrm;
 
 static void handler(int sig)
 {
     int saved = errno;
-    if (sig == SIGINT && ++n_int >= 2) {
-        static const char msg[] = "\nsystrace: interrupted again; exiting now\n";
-        if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+    if ((sig == SIGINT && ++n_int >= 2) || (exit_first && sig != SIGALRM)) {
+        static const char again[] = "\nsystrace: interrupted again; exiting now\n";
+        static const char once[] = "\nsystrace: interrupted; nothing written\n";
+        const char *msg = exit_first ? once : again;
+        size_t len = exit_first ? sizeof(once) - 1 : sizeof(again) - 1;
+        if (unlink_path)
+            unlink(unlink_path);    /* async-signal-safe */
+        if (write(STDERR_FILENO, msg, len) < 0) {
             /* nothing to do */
         }
-        _exit(130);
+        _exit(sig == SIGTERM ? 143 : 130);
     }
     if (sig == SIGTERM)
         got_term = 1;
@@ -51,8 +57,20 @@ int sig_install(void)
     return pipefd[0];
 }
 
+void sig_unlink_on_exit(const char *path)
+{
+    unlink_path = path;
+}
+
+void sig_exit_first(void)
+{
+    exit_first = 1;
+}
+
 void sig_restore(void)
 {
+    unlink_path = NULL;
+    exit_first = 0;
     alarm(0);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

@@ -21,6 +21,14 @@ int sig_alarmed(void);      /* the collection deadline passed */
  * interrupt); the counters stay. */
 void sig_drain(void);
 
+/* A temporary output file the handler removes before it exits the
+ * process at once (second Ctrl-C, or any signal after sig_exit_first).
+ * The string must stay valid until sig_restore; NULL clears it. */
+void sig_unlink_on_exit(const char *path);
+/* Exit (130/143) on the first SIGINT/SIGTERM: for jobs with nothing on a
+ * device to clean up, like --from-file. */
+void sig_exit_first(void);
+
 /* Arm (seconds > 0) or disarm (0) the collection deadline; disarming
  * keeps sig_alarmed() so the caller can still tell why it stopped. */
 void sig_deadline(int seconds);

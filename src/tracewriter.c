@@ -391,3 +391,8 @@ const char *tw_path(const struct tracewriter *w)
 {
     return w->o ? outfile_path(w->o) : "";
 }
+
+const char *tw_tmppath(const struct tracewriter *w)
+{
+    return w->o ? outfile_tmppath(w->o) : NULL;
+}

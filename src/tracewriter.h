@@ -91,6 +91,8 @@ int tw_splits(const struct tracewriter *w);
 uint64_t tw_max_part_bytes(const struct tracewriter *w);
 const char *tw_errtext(const struct tracewriter *w);
 const char *tw_path(const struct tracewriter *w);
+/* The temporary file being written (NULL once committed). */
+const char *tw_tmppath(const struct tracewriter *w);
 
 /* The escapes on their own, for tests and the HTML extractor: */
 /* Undo the HTML payload escape in place; returns the new length. */

@@ -36,4 +36,5 @@ wait $pid; rc=$?
 [ $rc -eq 130 ] || { cat err.txt; fail "second Ctrl-C: exit $rc, expected 130"; }
 assert_contains err.txt "interrupted again; exiting now"
 [ ! -e twice.html ] || fail "output written after abort"
+ls | grep -q "\.tmp\." && fail "temporary file left after the second Ctrl-C"
 echo ok

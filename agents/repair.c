@@ -277,6 +277,42 @@ static enum st_err feed_carried(struct repair *r, const unsigned char **pp, size
     return e;
 }
 
+/* Once the header is behind and no line can be rewritten or watched,
+ * only `#` lines (buffer-started markers) still matter: jump from one
+ * "\n#" to the next instead of visiting every line. */
+static int only_markers_left(const struct repair *r)
+{
+    return r->started && r->have_h && !r->o.tgids && !r->o.observe &&
+           (!r->watch_len || r->watch_seen) && !r->pending.len;
+}
+
+/* Complete lines of [*pp, end): the caller goes on at the partial rest. */
+static enum st_err skim(struct repair *r, const unsigned char **pp,
+                        const unsigned char *end, const unsigned char **run)
+{
+    const unsigned char *q = *pp;
+    const unsigned char *last = memrchr(q, '\n', (size_t)(end - q));
+    if (!last)
+        return ST_OK;
+    const unsigned char *lim = last + 1;
+    while (q < lim) {
+        if (*q == '#') {
+            const unsigned char *nl = memchr(q, '\n', (size_t)(lim - q));
+            size_t len = (size_t)(nl - q) + 1;
+            enum st_err e = do_line(r, q, len > REPAIR_PREFIX_MAX ? REPAIR_PREFIX_MAX : len,
+                                    len <= REPAIR_PREFIX_MAX, run);
+            if (e)
+                return e;
+            q = nl + 1;
+            continue;
+        }
+        const unsigned char *h = r->o.circular ? memmem(q, (size_t)(lim - q), "\n#", 2) : NULL;
+        q = h ? h + 1 : lim;
+    }
+    *pp = lim;
+    return ST_OK;
+}
+
 enum st_err repair_feed(struct repair *r, const void *buf, size_t n)
 {
     const unsigned char *p = buf;
@@ -295,6 +331,8 @@ enum st_err repair_feed(struct repair *r, const void *buf, size_t n)
         }
     }
     const unsigned char *run = p, *end = p + n;
+    if (only_markers_left(r) && (e = skim(r, &p, end, &run)))
+        return e;
     while (p < end) {
         const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);

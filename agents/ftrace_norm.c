@@ -399,8 +399,23 @@ enum st_err fnorm_write(void *ctx, const void *p, size_t n)
     char buf[16384];
     if (f->o.flags == FNORM_AUTO)
         auto_decide(f, p, n);
+    if (f->pass && (f->carrylen || f->tail)) {
+        /* finish the line in progress the normal way, then step aside */
+        const char *nl = memchr(s, '\n', n);
+        size_t k = nl ? (size_t)(nl - s) + 1 : n;
+        while (k) {
+            size_t m = k < sizeof(buf) ? k : sizeof(buf);
+            memcpy(buf, s, m);
+            enum st_err e = fnorm_feed(f, buf, m);
+            if (e)
+                return e;
+            s += m;
+            n -= m;
+            k -= m;
+        }
+    }
     if (f->pass && !f->carrylen && !f->tail)
-        return f->out(f->ctx, p, n);
+        return n ? f->out(f->ctx, s, n) : ST_OK;
     while (n) {
         size_t k = n < sizeof(buf) ? n : sizeof(buf);
         memcpy(buf, s, k);

@@ -213,7 +213,8 @@ static void add_section_markers(struct sim_device *dev, const struct sim_proc *p
         snprintf(text, sizeof(text), "E|%d", p->pid);
         add_section_marker(t, th, p->pid, t0 + (section_len(k) + 16) * 1000, text);
     }
-    qsort(t->markers, t->nmarkers, sizeof(*t->markers), cmp_marker);
+    if (t->nmarkers)    /* qsort's base may not be NULL, even for 0 items */
+        qsort(t->markers, t->nmarkers, sizeof(*t->markers), cmp_marker);
     pthread_mutex_unlock(&dev->lock);
 }
 

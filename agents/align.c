@@ -267,10 +267,8 @@ void align_refine(struct align_set *calls, struct align_set *begins,
     out->calls = calls->n;
     if (!calls->n || !begins->n)
         return;
-    if (calls->n)       /* an empty set has no array: qsort wants one */
-        qsort(calls->v, calls->n, sizeof(*calls->v), cmp_ev);
-    if (begins->n)
-        qsort(begins->v, begins->n, sizeof(*begins->v), cmp_ev);
+    qsort(calls->v, calls->n, sizeof(*calls->v), cmp_ev);
+    qsort(begins->v, begins->n, sizeof(*begins->v), cmp_ev);
     int64_t *d = malloc(calls->n * sizeof(*d)), centre = 0;
     if (!d)
         return;

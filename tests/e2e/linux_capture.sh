@@ -63,11 +63,26 @@ trace_block live.html 1 >dump.txt
 python3 "$TOP/tests/browser/mkpage.py" raw.html dump.txt raw.txt
 browser_check live.html --expect ok=true cpus="$ncpu" 'processNames~linuxtestbusy' \
     raw.html --expect ok=true cpus=0
+# every sched_switch the viewer can use becomes a CPU slice.  The viewer
+# draws the task that the CPU's previous switch named as next, so a switch
+# after one into idle, or the first on a CPU, draws nothing.  The count
+# depends on how busy the machine is (and this kernel sometimes leaves out
+# switches from idle), so it is computed from the text itself.  With the
+# raw flags the viewer rejects every event line instead.
 python3 - <<'PY' || fail "browser counts"
-import json
+import json, re
 lines = open('browser.json').read().splitlines()
 live, raw = json.loads(lines[0]), json.loads(lines[1])
-assert live['cpuSlices'] > 50 and live['processes'] > 5, live
-assert raw['cpuSlices'] == 0 and raw['importWarningCount'] > 50, raw
+text = [l for l in open('ftrace.txt') if l.strip() and not l.startswith('#')]
+running, switches = {}, 0
+for l in text:
+    m = re.search(r'\[(\d+)\] .*: sched_switch: .* next_pid=(\d+) ', l)
+    if m:
+        switches += running.get(m.group(1), '0') != '0'
+        running[m.group(1)] = m.group(2)
+assert switches >= 4, switches
+assert live['cpuSlices'] >= 0.9 * switches and live['processes'] > 5, (switches, live)
+assert raw['cpuSlices'] == 0, raw
+assert raw['importWarningCount'] >= min(50, 0.9 * len(text)), (len(text), raw)
 PY
 echo ok

@@ -250,11 +250,6 @@ static void progress_cb(void *ctx, uint64_t bytes)
     f->c->ui.progress(f->c->ui.ctx, bytes);
 }
 
-static ssize_t merge_read(void *m, char *buf, size_t n)
-{
-    return fmerge_read(m, buf, n);
-}
-
 static enum st_err convert(struct ftrace *f, struct tracewriter *w, struct tgid_map *tgids)
 {
     struct capture *c = f->c;
@@ -269,8 +264,9 @@ static enum st_err convert(struct ftrace *f, struct tracewriter *w, struct tgid_
         return fail(c, ST_EIO, "cannot read the stream: %s", err);
     if (!f->spool && (fd = open_trace(f)) < 0)
         return fail(c, ST_EIO, "cannot read the trace: %s", strerror(errno));
-    cv.read = m ? merge_read : fconv_read_fd;
-    cv.src = m ? (void *)m : (void *)&fd;
+    cv.merge = m;
+    cv.read = fconv_read_fd;
+    cv.src = &fd;
     enum st_err e = ftrace_convert(w, &cv);
     if (fd >= 0)
         close(fd);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ftrace_merge.h"
 #include "repair.h"
 
 #define READ_CHUNK (1u << 20)
@@ -16,7 +17,19 @@ ssize_t fconv_read_fd(void *src, char *buf, size_t n)
     return read(*(int *)src, buf, n);
 }
 
-static enum st_err pump(struct fnorm *n, struct fconv *c)
+/* One chunk of text, normalised, into the repair stage: the merge
+ * normalises while it copies; other text goes through fnorm_feed. */
+static ssize_t next_chunk(struct fconv *c, struct fnorm *n, struct repair *rep, char *buf,
+                          enum st_err *e)
+{
+    ssize_t r = c->merge ? fmerge_read_norm(c->merge, n, buf, READ_CHUNK)
+                         : c->read(c->src, buf, READ_CHUNK);
+    if (r > 0)
+        *e = c->merge ? repair_feed(rep, buf, (size_t)r) : fnorm_feed(n, buf, (size_t)r);
+    return r;
+}
+
+static enum st_err pump(struct fnorm *n, struct repair *rep, struct fconv *c)
 {
     char *buf = malloc(READ_CHUNK);
     if (!buf)
@@ -27,7 +40,7 @@ static enum st_err pump(struct fnorm *n, struct fconv *c)
             e = ST_EINTR;
             break;
         }
-        ssize_t r = c->read(c->src, buf, READ_CHUNK);
+        ssize_t r = next_chunk(c, n, rep, buf, &e);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
@@ -35,7 +48,7 @@ static enum st_err pump(struct fnorm *n, struct fconv *c)
             e = ST_EIO;
             break;
         }
-        if (r == 0 || (e = fnorm_feed(n, buf, (size_t)r)))
+        if (r == 0 || e)
             break;
         c->bytes += (uint64_t)r;
         if (c->progress)
@@ -49,12 +62,14 @@ enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
 {
     struct text_sink ts;
     tw_text_sink(w, &ts);
-    struct repair_opts ro = {.circular = 1, .add_header = 1, .watch = c->watch};
+    /* the stream's pipes have no ring buffer to wrap around */
+    struct repair_opts ro = {.circular = !c->merge, .add_header = 1};
+    c->norm.watch = c->watch;
     struct repair *rep = repair_new(&ro, &ts);
     struct fnorm *n = rep ? fnorm_new(&c->norm, repair_write, rep) : NULL;
     enum st_err e = n ? tw_begin(w, "systemTraceEvents") : ST_ENOMEM;
     if (!e)
-        e = pump(n, c);
+        e = pump(n, rep, c);
     if (!e)
         e = fnorm_finish(n);
     if (!e)
@@ -63,7 +78,7 @@ enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
         e = tw_end(w);
     if (!e) {
         c->stats = *fnorm_stats(n);
-        c->watch_seen = repair_watch_seen(rep);
+        c->watch_seen = c->stats.watch_seen;
     }
     fnorm_free(n);
     repair_free(rep);

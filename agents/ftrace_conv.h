@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "ftrace_merge.h"
 #include "ftrace_norm.h"
 #include "tracewriter.h"
 
@@ -22,6 +23,7 @@ struct fconv {
      * fmerge_read with an fmerge) */
     ssize_t (*read)(void *src, char *buf, size_t n);
     void *src;
+    struct fmerge *merge;           /* instead of read: the --stream spools */
     struct fnorm_opts norm;
     const char *watch;              /* note whether a line holds this */
     /* polled between chunks; nonzero stops with ST_EINTR (may be NULL) */

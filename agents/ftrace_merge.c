@@ -20,6 +20,9 @@ struct fsrc {
     size_t len;
     int have;
     int piece;              /* the current piece has no LF: more follows */
+    int cont;               /* the current piece continues a line */
+    int has_fields;         /* fields holds the current line's columns */
+    struct fnorm_fields fields;
     uint64_t key;
 };
 
@@ -77,9 +80,10 @@ static int next_line(struct fsrc *s)
             s->eof = 1;
         s->end += (size_t)r;
     }
-    uint64_t t;
-    if (!was_piece && fnorm_line_time(s->line, s->len, &t))
-        s->key = t;
+    s->cont = was_piece;
+    s->has_fields = !was_piece && fnorm_fields(s->line, s->len, &s->fields);
+    if (s->has_fields)
+        s->key = s->fields.ns;
     s->have = 1;
     return 1;
 }
@@ -125,25 +129,42 @@ static size_t pick(const struct fmerge *m)
     return best;
 }
 
-ssize_t fmerge_read(struct fmerge *m, char *out, size_t cap)
+/* Copy up to k bytes of s's current line to out, normalised by f if any;
+ * the bytes written. */
+static size_t copy_line(struct fsrc *s, struct fnorm *f, char *out, size_t k)
 {
-    size_t got = 0;
+    if (!f) {
+        memcpy(out, s->line, k);
+        return k;
+    }
+    size_t examined = k < FNORM_LINE_MAX ? k : FNORM_LINE_MAX;
+    if (s->cont)
+        examined = 0;       /* a continuation: the line's start had the edits */
+    return fnorm_copy_line(f, out, (char *)s->line, k, examined,
+                           s->has_fields ? &s->fields : NULL);
+}
+
+static ssize_t merge_into(struct fmerge *m, struct fnorm *f, char *out, size_t cap)
+{
+    size_t got = 0, grow = f ? FNORM_GROW : 0;
+    if (cap <= grow + FNORM_LINE_MAX && f)
+        return errno = EINVAL, -1;
     for (;;) {
         size_t i = pick(m);
         if (i == m->n)
             break;
         struct fsrc *s = &m->s[i];
         size_t k = s->len;
-        if (got + k > cap) {
+        if (got + k + grow > cap) {
             if (got)
                 break;
-            k = cap;    /* a line longer than the caller's buffer */
+            k = cap - grow;     /* a line longer than the caller's buffer */
         }
-        memcpy(out + got, s->line, k);
-        got += k;
+        got += copy_line(s, f, out + got, k);
         if (k < s->len) {
             s->line += k;
             s->len -= k;
+            s->cont = 1;
             m->sticky = i;
             break;
         }
@@ -152,6 +173,16 @@ ssize_t fmerge_read(struct fmerge *m, char *out, size_t cap)
             return -1;
     }
     return (ssize_t)got;
+}
+
+ssize_t fmerge_read(struct fmerge *m, char *out, size_t cap)
+{
+    return merge_into(m, NULL, out, cap);
+}
+
+ssize_t fmerge_read_norm(struct fmerge *m, struct fnorm *f, char *out, size_t cap)
+{
+    return merge_into(m, f, out, cap);
 }
 
 int fmerge_to_file(char *const *paths, size_t n, const char *out_path)

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "ftrace_norm.h"
 
 #define FMERGE_BUF (256u << 10)
 
@@ -27,6 +28,9 @@ enum st_err fmerge_open(char *const *paths, size_t n, struct fmerge **out, char 
 /* Up to cap bytes of merged text (whole lines unless a line is longer than
  * cap); 0 at the end; -1 with errno on a read error. */
 ssize_t fmerge_read(struct fmerge *m, char *out, size_t cap);
+/* The same, each line normalised by f as fnorm_feed would (the fields are
+ * parsed once for both); cap must exceed FNORM_LINE_MAX + FNORM_GROW. */
+ssize_t fmerge_read_norm(struct fmerge *m, struct fnorm *f, char *out, size_t cap);
 void fmerge_free(struct fmerge *m);
 
 /* Merge paths into a new file at out_path; 0 or an errno value. */

@@ -50,29 +50,32 @@ static int digit(char c)
     return c >= '0' && c <= '9';
 }
 
-struct fields {
-    size_t cpu;             /* the '[' */
-    size_t flags, nflags;   /* flags token (nflags 0: no flags column) */
-    size_t ts;              /* the timestamp's first digit */
-    size_t event;           /* first byte after "TIMESTAMP: " */
-};
-
-/* `digits.digits:` at p[i]; returns the index after ':' or 0. */
-static size_t timestamp_at(const char *p, size_t n, size_t i)
+/* `digits.digits:` at p[i]; returns the index after ':' (and its value in
+ * ns in *ns) or 0.  Parsing while checking saves the merge a second pass. */
+static size_t timestamp_at(const char *p, size_t n, size_t i, uint64_t *ns)
 {
     size_t d = i;
+    uint64_t sec = 0, frac = 0;
     while (i < n && digit(p[i]))
-        i++;
+        sec = sec * 10 + (uint64_t)(p[i++] - '0');
     if (i == d || i >= n || p[i] != '.')
         return 0;
     d = ++i;
-    while (i < n && digit(p[i]))
+    while (i < n && digit(p[i])) {
+        if (i - d < 9)
+            frac = frac * 10 + (uint64_t)(p[i] - '0');
         i++;
-    return i > d && i < n && p[i] == ':' ? i + 1 : 0;
+    }
+    if (i == d || i >= n || p[i] != ':')
+        return 0;
+    for (size_t k = i - d; k < 9; k++)
+        frac *= 10;
+    *ns = sec * 1000000000u + frac;
+    return i + 1;
 }
 
 /* The CPU field candidate at p[b] ('['): 1 and *f filled if it is one. */
-static int fields_at(const char *p, size_t n, size_t b, struct fields *f)
+static int fields_at(const char *p, size_t n, size_t b, struct fnorm_fields *f)
 {
     size_t i = b + 1;
     while (i < n && digit(p[i]))
@@ -83,7 +86,7 @@ static int fields_at(const char *p, size_t n, size_t b, struct fields *f)
     size_t tok = i;
     while (i < n && p[i] != ' ' && i - tok < 8)
         i++;
-    size_t after = timestamp_at(p, n, tok);
+    size_t after = timestamp_at(p, n, tok, &f->ns);
     if (after) {            /* no flags column (irq-info off) */
         f->nflags = 0;
         f->ts = tok;
@@ -93,7 +96,7 @@ static int fields_at(const char *p, size_t n, size_t b, struct fields *f)
         f->nflags = i - tok;
         while (i < n && p[i] == ' ')
             i++;
-        if (!(after = timestamp_at(p, n, i)))
+        if (!(after = timestamp_at(p, n, i, &f->ns)))
             return 0;
         f->ts = i;
     }
@@ -103,11 +106,9 @@ static int fields_at(const char *p, size_t n, size_t b, struct fields *f)
     return 1;
 }
 
-static int find_fields(const char *p, size_t n, struct fields *f)
+static int find_fields(const char *p, size_t n, struct fnorm_fields *f)
 {
     size_t i = 0;
-    while (i < n && p[i] == ' ')
-        i++;
     for (int tries = 0; tries < 6 && i < n; tries++) {
         const char *b = memchr(p + i, '[', n - i);
         if (!b)
@@ -139,7 +140,7 @@ static char map_flag(int col, char c)
     }
 }
 
-static int fix_flags(char *p, const struct fields *f)
+static int fix_flags(char *p, const struct fnorm_fields *f)
 {
     if (f->nflags != 4 && f->nflags != 5)
         return 0;
@@ -157,30 +158,23 @@ static int fix_flags(char *p, const struct fields *f)
     return changed;
 }
 
+int fnorm_fields(const char *line, size_t n, struct fnorm_fields *f)
+{
+    return find_fields(line, n < FNORM_LINE_MAX ? n : FNORM_LINE_MAX, f);
+}
+
 int fnorm_line_time(const char *line, size_t n, uint64_t *ns)
 {
-    struct fields f;
+    struct fnorm_fields f;
     if (!find_fields(line, n, &f))
         return 0;
-    uint64_t sec = 0, frac = 0;
-    size_t i = f.ts;
-    while (line[i] != '.')
-        sec = sec * 10 + (uint64_t)(line[i++] - '0');
-    int digits = 0;
-    for (i++; line[i] != ':'; i++)
-        if (digits < 9) {
-            frac = frac * 10 + (uint64_t)(line[i] - '0');
-            digits++;
-        }
-    for (; digits < 9; digits++)
-        frac *= 10;
-    *ns = sec * 1000000000u + frac;
+    *ns = f.ns;
     return 1;
 }
 
 int fnorm_fix_flags(char *line, size_t n)
 {
-    struct fields f;
+    struct fnorm_fields f;
     return find_fields(line, n, &f) && fix_flags(line, &f);
 }
 
@@ -202,7 +196,7 @@ static long long lost_count(const char *p, size_t n)
 /* TID of the `TASK-TID` before the CPU field when there is no TGID
  * column; 0 when there is one or it cannot be found. *at: where a
  * column goes (the '['). */
-static unsigned long tid_without_tgid(const char *p, const struct fields *f)
+static unsigned long tid_without_tgid(const char *p, const struct fnorm_fields *f)
 {
     size_t i = f->cpu;
     while (i > 0 && p[i - 1] == ' ')
@@ -226,10 +220,20 @@ struct insert {
     size_t len;
 };
 
-/* Examine one line (n bytes, complete or the prefix of a long one); edit
- * in place and say what to insert where.  Returns the number of inserts
- * (0..2, in increasing position). */
-static int do_line(struct fnorm *f, char *p, size_t n, struct insert ins[2])
+/* Only trace_marker lines (`tracing_mark_write:`, or `print:` where a
+ * kernel names the event so) are searched: one byte rules out the rest. */
+static void watch_line(struct fnorm *f, const char *p, size_t n, const struct fnorm_fields *fl)
+{
+    if (fl->event < n && (p[fl->event] == 't' || p[fl->event] == 'p') &&
+        memmem(p + fl->event, n - fl->event, f->o.watch, strlen(f->o.watch)))
+        f->st.watch_seen = 1;
+}
+
+/* Examine one line (n bytes, complete or the prefix of a long one; fl its
+ * fields or NULL); edit in place and say what to insert where.  Returns
+ * the number of inserts (0..2, in increasing position). */
+static int line_edits(struct fnorm *f, char *p, size_t n, const struct fnorm_fields *fl,
+                      struct insert ins[2])
 {
     if (!n || p[0] == '\n' || p[0] == '#')
         return 0;
@@ -243,34 +247,59 @@ static int do_line(struct fnorm *f, char *p, size_t n, struct insert ins[2])
         return 1;
     }
     f->st.events++;
-    struct fields fl;
-    if (!find_fields(p, n, &fl))
+    if (!fl)
         return 0;
-    if (f->o.flags && fix_flags(p, &fl))
+    if (f->o.flags && fix_flags(p, fl))
         f->st.flags_fixed++;
+    if (f->o.watch && !f->st.watch_seen)
+        watch_line(f, p, n, fl);
     int k = 0;
     unsigned long tid;
-    if (f->o.tgids && (tid = tid_without_tgid(p, &fl))) {
+    if (f->o.tgids && (tid = tid_without_tgid(p, fl))) {
         uint32_t pid = tid == (unsigned long)-1 ? 0 : tgid_map_get(f->o.tgids, (uint32_t)tid);
-        ins[k].at = fl.cpu;
+        ins[k].at = fl->cpu;
         if (pid || tid == (unsigned long)-1)
             ins[k].len = (size_t)snprintf(ins[k].text, sizeof(ins[k].text), "(%7u) ", pid);
         else
             ins[k].len = (size_t)snprintf(ins[k].text, sizeof(ins[k].text), "(-------) ");
         k++;
     }
-    if (f->o.func_events && fl.event < n) {
-        size_t e = fl.event;
+    if (f->o.func_events && fl->event < n) {
+        size_t e = fl->event;
         while (e < n && p[e] != ' ' && p[e] != '\n')
             e++;
-        if (e > fl.event && p[e - 1] != ':') {
-            ins[k].at = fl.event;
+        if (e > fl->event && p[e - 1] != ':') {
+            ins[k].at = fl->event;
             memcpy(ins[k].text, "function: ", 10);
             ins[k].len = 10;
             k++;
         }
     }
     return k;
+}
+
+static int do_line(struct fnorm *f, char *p, size_t n, struct insert ins[2])
+{
+    struct fnorm_fields fl;
+    int has = n && p[0] != '#' && p[0] != '\n' && find_fields(p, n, &fl);
+    return line_edits(f, p, n, has ? &fl : NULL, ins);
+}
+
+size_t fnorm_copy_line(struct fnorm *f, char *dst, char *line, size_t n, size_t examined,
+                       const struct fnorm_fields *fl)
+{
+    struct insert ins[2];
+    int k = line_edits(f, line, examined, fl, ins);
+    size_t at = 0, out = 0;
+    for (int i = 0; i < k; i++) {
+        memcpy(dst + out, line + at, ins[i].at - at);
+        out += ins[i].at - at;
+        memcpy(dst + out, ins[i].text, ins[i].len);
+        out += ins[i].len;
+        at = ins[i].at;
+    }
+    memcpy(dst + out, line + at, n - at);
+    return out + n - at;
 }
 
 static enum st_err put(struct fnorm *f, const char *p, size_t n)

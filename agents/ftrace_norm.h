@@ -41,6 +41,7 @@ struct fnorm_opts {
                                      * the first event line needs it (fnorm_write) */
     int func_events;                /* name function tracer lines */
     const struct tgid_map *tgids;   /* insert a TGID column where missing */
+    const char *watch;              /* note a trace_marker line holding this */
 };
 
 struct fnorm_stats {
@@ -48,6 +49,7 @@ struct fnorm_stats {
     uint64_t flags_fixed;   /* lines whose flags were changed */
     uint64_t lost;          /* events the kernel reported lost */
     uint64_t lost_lines;
+    int watch_seen;         /* a tracing_mark_write event held opts.watch */
 };
 
 struct fnorm;
@@ -62,8 +64,31 @@ const struct fnorm_stats *fnorm_stats(const struct fnorm *f);
  * atrace decoder, --from-file): copies through a fixed buffer first. */
 enum st_err fnorm_write(void *f, const void *p, size_t n);
 
+/* Where an event line's columns are (offsets into the line). */
+struct fnorm_fields {
+    size_t cpu;             /* the '[' */
+    size_t flags, nflags;   /* flags token (nflags 0: no flags column) */
+    size_t ts;              /* the timestamp's first digit */
+    size_t event;           /* first byte after "TIMESTAMP: " */
+    uint64_t ns;            /* the TIMESTAMP */
+};
+
+/* 1 and *f filled when line[0..n) (at most FNORM_LINE_MAX looked at) is
+ * an event line, else 0. */
+int fnorm_fields(const char *line, size_t n, struct fnorm_fields *f);
 /* The TIMESTAMP of an event line in ns (1), or 0 when it has none. */
 int fnorm_line_time(const char *line, size_t n, uint64_t *ns);
+
+/* Bytes a line can grow by in fnorm_copy_line. */
+#define FNORM_GROW 64
+/* One complete line (or the first piece of a long one: n bytes, of which
+ * the first `examined` are looked at) copied to dst with every edit
+ * fnorm_feed would make; fl: its fields, or NULL when it has none.  line
+ * itself may be edited.  dst has room for n + FNORM_GROW bytes; returns
+ * the bytes written.  Lets a caller that has parsed the line already (the
+ * --stream merge) normalise while it copies. */
+size_t fnorm_copy_line(struct fnorm *f, char *dst, char *line, size_t n, size_t examined,
+                       const struct fnorm_fields *fl);
 
 /* One line, for tests and the fuzz target: rewrite in place (flags only);
  * returns 1 if changed. */

@@ -38,6 +38,8 @@ struct repair {
     int cut;
     size_t watch_len;
     int watch_seen;
+    unsigned char wtail[REPAIR_WATCH_MAX];  /* last watch_len - 1 bytes seen */
+    size_t wtail_len;
 };
 
 struct repair *repair_new(const struct repair_opts *o, const struct text_sink *out)
@@ -48,6 +50,8 @@ struct repair *repair_new(const struct repair_opts *o, const struct text_sink *o
     r->o = *o;
     r->out = *out;
     r->watch_len = o->watch ? strlen(o->watch) : 0;
+    if (r->watch_len > REPAIR_WATCH_MAX)
+        r->watch_len = REPAIR_WATCH_MAX;
     dynbuf_init(&r->pending, PENDING_MAX);
     return r;
 }
@@ -205,8 +209,6 @@ static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
     enum st_err e;
     if (!r->started && (e = start_text(r, p, n, run)))
         return e;
-    if (r->watch_len && !r->watch_seen && memmem(p, n, r->o.watch, r->watch_len))
-        r->watch_seen = 1;
     if (r->o.observe)
         r->o.observe(r->o.observe_ctx, (const char *)p, n && p[n - 1] == '\n' ? n - 1 : n);
     if (r->o.tgids) {
@@ -283,7 +285,7 @@ static enum st_err feed_carried(struct repair *r, const unsigned char **pp, size
 static int only_markers_left(const struct repair *r)
 {
     return r->started && r->have_h && !r->o.tgids && !r->o.observe &&
-           (!r->watch_len || r->watch_seen) && !r->pending.len;
+           !r->pending.len;
 }
 
 /* Complete lines of [*pp, end): the caller goes on at the partial rest. */
@@ -315,8 +317,41 @@ static enum st_err skim(struct repair *r, const unsigned char **pp,
     return ST_OK;
 }
 
+/* The watched text is looked for once per chunk, not per line: one
+ * memmem over a megabyte costs far less than one per line.  The bytes
+ * kept from the chunk before catch a match that straddles two chunks. */
+static void watch(struct repair *r, const unsigned char *p, size_t n)
+{
+    size_t keep = r->watch_len - 1;
+    if (r->wtail_len) {
+        unsigned char b[2 * REPAIR_WATCH_MAX];
+        size_t k = n < keep ? n : keep;
+        memcpy(b, r->wtail, r->wtail_len);
+        memcpy(b + r->wtail_len, p, k);
+        if (memmem(b, r->wtail_len + k, r->o.watch, r->watch_len))
+            r->watch_seen = 1;
+        if (n < keep) {         /* a tiny chunk: the tail takes it in */
+            size_t all = r->wtail_len + k, from = all > keep ? all - keep : 0;
+            memmove(r->wtail, b + from, all - from);
+            r->wtail_len = all - from;
+            return;
+        }
+    }
+    if (memmem(p, n, r->o.watch, r->watch_len))
+        r->watch_seen = 1;
+    if (n >= keep) {
+        memcpy(r->wtail, p + n - keep, keep);
+        r->wtail_len = keep;
+    } else if (!r->wtail_len) {
+        memcpy(r->wtail, p, n);
+        r->wtail_len = n;
+    }
+}
+
 enum st_err repair_feed(struct repair *r, const void *buf, size_t n)
 {
+    if (r->watch_len && !r->watch_seen && n)
+        watch(r, buf, n);
     const unsigned char *p = buf;
     enum st_err e;
     while (n && (r->tail || r->pfxlen)) {

@@ -42,7 +42,8 @@ struct repair_opts {
     const struct tgid_map *tgids;   /* NULL: no TGID fix (from-file) */
     int circular;                   /* cut to the last buffer-started line */
     int add_header;                 /* give headerless text an ftrace header */
-    const char *watch;              /* note whether a line holds this text */
+    const char *watch;              /* note whether the text holds this (at
+                                     * most REPAIR_WATCH_MAX bytes of it) */
     /* optional observer: every line's examined prefix (at most
      * REPAIR_PREFIX_MAX bytes, without its LF) as it came in, before any
      * repair; it must not keep the pointer */
@@ -60,7 +61,8 @@ enum st_err repair_finish(struct repair *r);
 enum st_err repair_write(void *ctx, const void *p, size_t n);
 
 uint64_t repair_lines_fixed(const struct repair *r);
-/* 1 if a line held opts.watch (looked for in the examined line prefix). */
+#define REPAIR_WATCH_MAX 128
+/* 1 if the text held opts.watch. */
 int repair_watch_seen(const struct repair *r);
 /* 1 if the circular-buffer cut removed or repeated a range. */
 int repair_cut_applied(const struct repair *r);

@@ -23,39 +23,48 @@ static int ci_prefix(const unsigned char *p, size_t n, const char *pat)
 /* For the bytes after a '<': 1 escape, 0 no, -1 cannot tell yet. */
 static int needs_escape(const unsigned char *p, size_t n)
 {
-    static const char *const pats[] = {"/script", "!--", "\\"};
+    static const struct {
+        const char *s;
+        size_t len;
+    } pats[] = {{"/script", 7}, {"!--", 3}, {"\\", 1}};
+    if (n && p[0] != '/' && p[0] != '!' && p[0] != '\\')
+        return 0;       /* `<idle>` and the like: most '<' in a trace */
     int maybe = 0;
     for (int i = 0; i < 3; i++) {
-        size_t l = strlen(pats[i]);
-        if (!ci_prefix(p, n, pats[i]))
+        if (!ci_prefix(p, n, pats[i].s))
             continue;
-        if (n >= l)
+        if (n >= pats[i].len)
             return 1;
         maybe = 1;
     }
     return maybe ? -1 : 0;
 }
 
+/* Text between escapes goes out in one piece: a '<' that needs none
+ * (every `<idle>` line has one) does not split it. */
 static enum st_err html_payload(struct tracewriter *w, const unsigned char *p, size_t n,
                                 int final)
 {
     enum st_err e = ST_OK;
-    while (n && !e) {
-        const unsigned char *lt = memchr(p, '<', n);
+    const unsigned char *end = p + n, *q = p;
+    while (!e) {
+        const unsigned char *lt = memchr(q, '<', (size_t)(end - q));
         if (!lt)
-            return tw_put(w, p, n);
+            return tw_put(w, p, (size_t)(end - p));
+        size_t after = (size_t)(end - lt) - 1;
+        int esc = needs_escape(lt + 1, after);
+        q = lt + 1;
+        if (!esc || (esc < 0 && final))
+            continue;
         if ((e = tw_put(w, p, (size_t)(lt - p))))
             return e;
-        size_t after = n - (size_t)(lt - p) - 1;
-        int esc = needs_escape(lt + 1, after);
-        if (esc < 0 && !final) {
+        if (esc < 0) {
             memcpy(w->carry, lt, after + 1);
             w->carrylen = after + 1;
             return ST_OK;
         }
-        e = tw_put(w, esc > 0 ? "<\\" : "<", esc > 0 ? 2 : 1);
-        n = after;
-        p = lt + 1;
+        e = tw_put(w, "<\\", 2);
+        p = q;
     }
     return e;
 }

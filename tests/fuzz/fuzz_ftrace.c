@@ -1,6 +1,6 @@
 /* libFuzzer target: the parsers of host kernel text.  data[0] picks one:
  * the ftrace line normalisation (all options, fed in two chunks split at a
- * data-chosen point), available_events with category resolution and -l,
+ * data-chosen point, and as one line the way the --stream merge does), available_events with category resolution and -l,
  * or the restore value of each tracefs file kind. */
 #include <stddef.h>
 #include <stdint.h>
@@ -26,7 +26,7 @@ static void norm(const uint8_t *data, size_t size, int opts)
     static const char listing[] = "/proc/10/task/10 /proc/10/task/11 /proc/5/task/6";
     tgid_map_parse(m, listing, sizeof(listing) - 1);
     struct fnorm_opts o = {.flags = opts & 1, .func_events = opts & 2,
-                           .tgids = opts & 4 ? m : NULL};
+                           .tgids = opts & 4 ? m : NULL, .watch = opts & 8 ? "name=1" : NULL};
     uint64_t out = 0;
     struct fnorm *f = fnorm_new(&o, count, &out);
     char *copy = malloc(size ? size : 1);
@@ -39,6 +39,15 @@ static void norm(const uint8_t *data, size_t size, int opts)
     /* edits keep the length; inserts only add */
     if (out < size)
         __builtin_trap();
+    /* the merge's path: the whole input as one line, fields parsed first */
+    memcpy(copy, data, size);
+    struct fnorm_fields fl;
+    int has = fnorm_fields(copy, size, &fl);
+    char *dst = malloc(size + FNORM_GROW);
+    size_t examined = size < FNORM_LINE_MAX ? size : FNORM_LINE_MAX;
+    if (fnorm_copy_line(f, dst, copy, size, examined, has ? &fl : NULL) < size)
+        __builtin_trap();
+    free(dst);
     free(copy);
     fnorm_free(f);
     tgid_map_free(m);

@@ -3,8 +3,9 @@
  * HTML page (or -j JSON) through the same path as --target=linux
  * (agents/ftrace_conv.c); several inputs are per-CPU texts merged by time
  * as --stream's spools are (agents/ftrace_merge.c).  So the conversion can
- * be timed on its own.
- *   ftraceconv [-j] OUT IN [IN...]
+ * be timed on its own.  -w ID: the capture's clock-sync id, looked for as
+ * the capture does.
+ *   ftraceconv [-j] [-w ID] OUT IN [IN...]
  * Prints "events N bytes B" on stdout.
  */
 #include <fcntl.h>
@@ -16,21 +17,25 @@
 #include "ftrace_merge.h"
 #include "viewer.h"
 
-static ssize_t merge_read(void *m, char *buf, size_t n)
-{
-    return fmerge_read(m, buf, n);
-}
-
 int main(int argc, char **argv)
 {
-    int json = argc > 1 && !strcmp(argv[1], "-j");
-    if (argc < 3 + json) {
-        fprintf(stderr, "usage: ftraceconv [-j] OUT IN [IN...]\n");
+    int a = 1, json = 0;
+    const char *watch = NULL;
+    for (; a < argc && argv[a][0] == '-'; a++) {
+        if (!strcmp(argv[a], "-j"))
+            json = 1;
+        else if (!strcmp(argv[a], "-w") && a + 1 < argc)
+            watch = argv[++a];
+        else
+            break;
+    }
+    if (argc - a < 2) {
+        fprintf(stderr, "usage: ftraceconv [-j] [-w ID] OUT IN [IN...]\n");
         return 2;
     }
-    const char *out = argv[1 + json];
-    char **in = argv + 2 + json;
-    size_t nin = (size_t)(argc - 2 - json);
+    const char *out = argv[a];
+    char **in = argv + a + 1;
+    size_t nin = (size_t)(argc - a - 1);
     struct viewer v = {0};
     struct dynbuf err;
     dynbuf_init(&err, 4096);
@@ -47,8 +52,8 @@ int main(int argc, char **argv)
     else
         e = fmerge_open(in, nin, &m, why, sizeof(why));
     struct tracewriter *w = NULL;
-    struct fconv c = {.read = m ? merge_read : fconv_read_fd,
-                      .src = m ? (void *)m : (void *)&fd, .norm = {.flags = 1}};
+    struct fconv c = {.read = fconv_read_fd, .src = &fd, .merge = m, .norm = {.flags = 1},
+                      .watch = watch};
     if (!e)
         e = tw_open(out, json ? TW_JSON : TW_HTML, &v, &w);
     if (!e)
@@ -58,8 +63,8 @@ int main(int argc, char **argv)
     if (e)
         fprintf(stderr, "ftraceconv: %s: %s%s\n", st_strerror(e), c.err, why);
     else
-        printf("events %llu bytes %llu\n", (unsigned long long)c.stats.events,
-               (unsigned long long)c.bytes);
+        printf("events %llu bytes %llu%s\n", (unsigned long long)c.stats.events,
+               (unsigned long long)c.bytes, watch && !c.watch_seen ? " (no watched text)" : "");
     if (fd >= 0)
         close(fd);
     fmerge_free(m);

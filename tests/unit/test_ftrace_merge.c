@@ -1,7 +1,8 @@
 /* Unit tests for the per-CPU spool merge (agents/ftrace_merge.c): time
  * order across sources, stable ties, lines without a timestamp staying
  * with their predecessor, a line longer than the source buffer, no final
- * newline, an empty source, small read sizes, and fmerge_to_file. */
+ * newline, an empty source, small read sizes, fmerge_to_file, and
+ * normalising while merging. */
 #include "testutil.h"
 
 #include <unistd.h>
@@ -112,6 +113,78 @@ static void long_line_and_empty(void **st)
     free(c0);
 }
 
+static enum st_err to_buf(void *ctx, const void *p, size_t n)
+{
+    return dynbuf_add(ctx, p, n);
+}
+
+/* Normalising while merging gives what normalising the merged text gives:
+ * the same bytes and the same counts. */
+static void check_norm(char **paths, size_t n, const struct fnorm_opts *o, size_t cap)
+{
+    size_t plain_n;
+    char *plain = merge_all(paths, n, 1u << 20, &plain_n);
+    struct dynbuf want, got;
+    dynbuf_init(&want, 1u << 26);
+    dynbuf_init(&got, 1u << 26);
+    struct fnorm *a = fnorm_new(o, to_buf, &want), *b = fnorm_new(o, to_buf, &got);
+    assert_int_equal(fnorm_feed(a, plain, plain_n), ST_OK);
+    assert_int_equal(fnorm_finish(a), ST_OK);
+    struct fmerge *m;
+    char err[256];
+    assert_int_equal(fmerge_open(paths, n, &m, err, sizeof(err)), ST_OK);
+    char *buf = malloc(cap);
+    ssize_t r;
+    while ((r = fmerge_read_norm(m, b, buf, cap)) > 0)
+        assert_int_equal(dynbuf_add(&got, buf, (size_t)r), ST_OK);
+    assert_int_equal(r, 0);
+    size_t wn, gn;
+    char *w = dynbuf_take(&want, &wn), *g = dynbuf_take(&got, &gn);
+    if (wn != gn || memcmp(w, g, wn))
+        fail_msg("cap %zu:\n--- got:\n%.*s\n--- want:\n%.*s", cap, (int)(gn < 2000 ? gn : 2000),
+                 g, (int)(wn < 2000 ? wn : 2000), w);
+    assert_memory_equal(fnorm_stats(a), fnorm_stats(b), sizeof(struct fnorm_stats));
+    free(w);
+    free(g);
+    free(buf);
+    free(plain);
+    fmerge_free(m);
+    fnorm_free(a);
+    fnorm_free(b);
+}
+
+static void normalised_merge(void **st)
+{
+    (void)st;
+    char *p[3];
+    static const char c0[] = L(0, "10.000001", "a: x") L(0, "10.000005", "d: y")
+        "CPU:0 [LOST 3 EVENTS]\n" "   bash-12 [000] dB.2. 10.000007: sched_switch: z\n"
+        L(0, "10.000009", "tracing_mark_write: trace_event_clock_sync: name=42");
+    p[0] = put("n0", c0, sizeof(c0) - 1);
+    static const char c1[] = "   bash-13 [001] d..2. 10.000002: do_sys_open <-x\n"
+        "# a comment\n\n" L(1, "10.000005", "e: w");
+    p[1] = put("n1", c1, sizeof(c1) - 1);
+    size_t big = FMERGE_BUF + 99;
+    static const char head[] = "   bash-12 [002] d..2. 10.000003: tracing_mark_write: ";
+    char *c2 = malloc(sizeof(head) + big + 1);
+    memcpy(c2, head, sizeof(head) - 1);
+    memset(c2 + sizeof(head) - 1, 'y', big);
+    c2[sizeof(head) - 1 + big] = '\n';
+    p[2] = put("n2", c2, sizeof(head) + big);
+    struct tgid_map *tg = tgid_map_new();
+    static const char listing[] = "/proc/7/task/12 /proc/7/task/13";
+    assert_int_equal(tgid_map_parse(tg, listing, sizeof(listing) - 1), ST_OK);
+    struct fnorm_opts plain = {.flags = 1, .watch = "name=42"};
+    struct fnorm_opts all = {.flags = 1, .func_events = 1, .tgids = tg, .watch = "name=43"};
+    static const size_t caps[] = {FNORM_LINE_MAX + FNORM_GROW + 1, 8192, 1u << 20};
+    for (size_t i = 0; i < sizeof(caps) / sizeof(*caps); i++) {
+        check_norm(p, 3, &plain, caps[i]);
+        check_norm(p, 3, &all, caps[i]);
+    }
+    tgid_map_free(tg);
+    free(c2);
+}
+
 static void missing_file(void **st)
 {
     (void)st;
@@ -144,6 +217,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(order),
         cmocka_unit_test(long_line_and_empty),
+        cmocka_unit_test(normalised_merge),
         cmocka_unit_test(missing_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

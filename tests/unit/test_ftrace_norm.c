@@ -167,6 +167,25 @@ static void tgid_column(void **st)
     tgid_map_free(m);
 }
 
+/* The clock-sync id counts only on a trace_marker line. */
+static void watch_marker(void **st)
+{
+    (void)st;
+    static const size_t chunks[] = {1, 7, 4096};
+    struct fnorm_opts o = {.flags = 1, .watch = "name=9a"};
+    for (size_t i = 0; i < 3; i++) {
+        struct fnorm_stats s;
+        free(norm_all(&o, "  a-1 [000] d..2.  1.000000: sched_switch: name=9a\n", chunks[i], &s));
+        assert_int_equal(s.watch_seen, 0);
+        free(norm_all(&o, "  a-1 [000] d..2.  1.000000: tracing_mark_write: "
+                          "trace_event_clock_sync: name=9a\n", chunks[i], &s));
+        assert_int_equal(s.watch_seen, 1);
+        free(norm_all(&o, "  a-1 [000] d..2.  1.000000: tracing_mark_write: "
+                          "trace_event_clock_sync: name=9b\n", chunks[i], &s));
+        assert_int_equal(s.watch_seen, 0);
+    }
+}
+
 static void long_line_streams(void **st)
 {
     (void)st;
@@ -216,6 +235,7 @@ int main(void)
         cmocka_unit_test(tricky_task_names),  cmocka_unit_test(not_event_lines),
         cmocka_unit_test(lost_events),        cmocka_unit_test(function_lines),
         cmocka_unit_test(tgid_column),        cmocka_unit_test(long_line_streams),
+        cmocka_unit_test(watch_marker),
         cmocka_unit_test(fix_flags_api),      cmocka_unit_test(const_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* Unit tests for the line repairs (agents/repair.c, tgidmap.c): catapult's
- * TGID fixture from the corpus, and the circular-buffer cut including its
- * corner cases, each fed in several chunk sizes. */
+ * TGID fixture from the corpus, the circular-buffer cut including its
+ * corner cases, and the watched text, each fed in several chunk sizes. */
 #include "testutil.h"
 
 #include "repair.h"
@@ -196,6 +196,37 @@ static void long_lines(void **st)
     free(in);
 }
 
+/* The watched text is found wherever the chunks happen to split it, and
+ * only when it is really there. */
+static void watch_across_chunks(void **st)
+{
+    (void)st;
+    static const char in[] =
+        "# tracer: nop\n#\n"
+        "  a-1 [000] d..2  1.000000: tracing_mark_write: trace_event_clock_sync: name=0f1e2d3c\n"
+        "  a-1 [000] d..2  1.000001: e: x\n";
+    struct repair_opts o = {.watch = "name=0f1e2d3c"};
+    struct repair_opts miss = {.watch = "name=0f1e2d3d"};
+    for (size_t chunk = 1; chunk <= sizeof(in); chunk++) {
+        struct memsink m;
+        struct text_sink s;
+        ms_init(&m, &s);
+        struct repair *r = repair_new(&o, &s), *r2 = repair_new(&miss, &s);
+        for (size_t off = 0; off < sizeof(in) - 1; off += chunk) {
+            size_t k = sizeof(in) - 1 - off < chunk ? sizeof(in) - 1 - off : chunk;
+            assert_int_equal(repair_feed(r, in + off, k), ST_OK);
+            assert_int_equal(repair_feed(r2, in + off, k), ST_OK);
+        }
+        if (!repair_watch_seen(r) || repair_watch_seen(r2))
+            fail_msg("chunk %zu: seen %d, the other %d", chunk, repair_watch_seen(r),
+                     repair_watch_seen(r2));
+        repair_free(r);
+        repair_free(r2);
+        size_t n;
+        free(dynbuf_take(&m.b, &n));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +239,7 @@ int main(void)
         cmocka_unit_test(circular_empty_line_ends_header),
         cmocka_unit_test(header_added_to_bare_events),
         cmocka_unit_test(long_lines),
+        cmocka_unit_test(watch_across_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

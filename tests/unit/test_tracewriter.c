@@ -199,6 +199,22 @@ static char *gen_trace(unsigned seed, int lines, int markers)
     return dynbuf_take(&b, NULL);
 }
 
+/* Only what could end the script or open a comment is escaped, wherever
+ * the chunks split it; `<idle>` and the like pass unchanged. */
+static void escape_exact(void **st)
+{
+    (void)st;
+    static const char in[] = "a <idle> b </script> c <!-- d <\\ e </SCRIPT <x <";
+    static const char want[] = "a <idle> b <\\/script> c <\\!-- d <\\\\ e <\\/SCRIPT <x <";
+    for (size_t chunk = 1; chunk <= sizeof(in); chunk++) {
+        struct part p = {"systemTraceEvents", in, 1};
+        char *got = write_parts(&p, 1, TW_HTML, 0, chunk, NULL, NULL);
+        if (!strstr(got, want))
+            fail_msg("chunk %zu:\n%s", chunk, got);
+        free(got);
+    }
+}
+
 static void split_matches_unsplit(void **st)
 {
     (void)st;
@@ -337,6 +353,7 @@ static void json_never_split(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(escape_exact),
         cmocka_unit_test(split_matches_unsplit),
         cmocka_unit_test(split_layout),
         cmocka_unit_test(join_parts),

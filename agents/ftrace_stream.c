@@ -26,17 +26,26 @@
 
 struct fstream;
 
+/* A reader fills one buffer while the spool writer writes the other, so
+ * the page-cache copy of the spool (a sixth of the reader's time under a
+ * ping-pong load) is off the thread that must keep up with the kernel. */
 struct reader {
     struct fstream *s;
     size_t idx;
     int pipe_fd, spool_fd;
     pthread_t th;
     int started;
-    char *buf;
+    char *bufs[2];
+    char *buf;                  /* bufs[cur]: the one being filled */
+    int cur;
     size_t cap, len;
     size_t cycle;               /* bytes the last read_available got */
     double max_flush_ms, max_cycle_ms;  /* for SYSTRACE_DEBUG=ftrace */
-    int werr;                   /* errno of a failed spool write or read */
+    /* under s->mu: the other buffer is queued or being written */
+    int inflight;
+    const char *qbuf;
+    size_t qlen;
+    _Atomic int werr;           /* errno of a failed spool write or read */
 };
 
 struct fstream {
@@ -46,6 +55,13 @@ struct fstream {
     _Atomic int cmd;            /* 'd' drain, 'a' abort */
     _Atomic uint64_t bytes;
     int running;
+    /* the spool writer: a queue of readers with a full buffer */
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    struct reader **q;
+    size_t qhead, qcount;
+    int wstop, wstarted;
+    pthread_t writer;
     char err[256];
 };
 
@@ -56,24 +72,76 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static int flush_buf(struct reader *r)
+static void write_all(struct reader *r, const char *p, size_t n)
 {
-    double t0 = now_ms();
     size_t off = 0;
-    while (off < r->len && !r->werr) {
-        ssize_t w = write(r->spool_fd, r->buf + off, r->len - off);
+    while (off < n && !atomic_load(&r->werr)) {
+        ssize_t w = write(r->spool_fd, p + off, n - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            r->werr = w < 0 ? errno : EIO;
+            atomic_store(&r->werr, w < 0 ? errno : EIO);
         else
             off += (size_t)w;
     }
-    r->len = 0;
+}
+
+static void *spool_writer(void *arg)
+{
+    struct fstream *s = arg;
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), READER_NICE))
+        ST_DBG(DBG_FTRACE, "spool writer priority unchanged: %s", strerror(errno));
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->qcount && !s->wstop)
+            pthread_cond_wait(&s->work, &s->mu);
+        if (!s->qcount)
+            break;
+        struct reader *r = s->q[s->qhead];
+        s->qhead = (s->qhead + 1) % s->n;
+        s->qcount--;
+        pthread_mutex_unlock(&s->mu);
+        write_all(r, r->qbuf, r->qlen);
+        pthread_mutex_lock(&s->mu);
+        r->inflight = 0;
+        pthread_cond_broadcast(&s->done);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Wait until r's other buffer is written. */
+static void wait_written(struct reader *r)
+{
+    pthread_mutex_lock(&r->s->mu);
+    while (r->inflight)
+        pthread_cond_wait(&r->s->done, &r->s->mu);
+    pthread_mutex_unlock(&r->s->mu);
+}
+
+/* Queue the filled buffer for the spool writer and go on with the other
+ * one (once the writer is done with it: that wait is the backpressure). */
+static int flush_buf(struct reader *r)
+{
+    double t0 = now_ms();
+    if (r->len) {
+        struct fstream *s = r->s;
+        wait_written(r);
+        pthread_mutex_lock(&s->mu);
+        r->inflight = 1;
+        r->qbuf = r->buf;
+        r->qlen = r->len;
+        r->cur = !r->cur;
+        s->q[(s->qhead + s->qcount++) % s->n] = r;
+        pthread_cond_signal(&s->work);
+        pthread_mutex_unlock(&s->mu);
+        r->buf = r->bufs[r->cur];
+        r->len = 0;
+    }
     double dt = now_ms() - t0;
     if (dt > r->max_flush_ms)
         r->max_flush_ms = dt;
-    return r->werr ? -1 : 0;
+    return atomic_load(&r->werr) ? -1 : 0;
 }
 
 /* Read what the pipe has now; 0 when it is empty, -1 on a failure. */
@@ -93,7 +161,7 @@ static int read_available(struct reader *r)
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0 && errno != EAGAIN) {
-            r->werr = errno;
+            atomic_store(&r->werr, errno);
             return -1;
         }
         return 0;   /* empty for now (EAGAIN), or EOF */
@@ -134,9 +202,11 @@ static void *run(void *arg)
             break;
     }
     flush_buf(r);
+    wait_written(r);
     close(r->pipe_fd);
     r->pipe_fd = -1;
-    ST_DBG(DBG_FTRACE, "stream reader %zu: longest read %.1f ms, longest spool write %.1f ms",
+    ST_DBG(DBG_FTRACE, "stream reader %zu: longest read %.1f ms, longest wait for the spool "
+           "writer %.1f ms",
            r->idx, r->max_cycle_ms, r->max_flush_ms);
     return NULL;
 }
@@ -148,7 +218,10 @@ static void close_reader(struct reader *r)
     if (r->spool_fd >= 0)
         close(r->spool_fd);
     r->pipe_fd = r->spool_fd = -1;
-    free(r->buf);
+    for (int i = 0; i < 2; i++) {
+        free(r->bufs[i]);
+        r->bufs[i] = NULL;
+    }
     r->buf = NULL;
 }
 
@@ -164,6 +237,14 @@ static void finish(struct fstream *s, char cmd)
             if (s->r[i].started)
                 pthread_join(s->r[i].th, NULL);
         s->running = 0;
+    }
+    if (s->wstarted) {      /* the readers have handed over their last bytes */
+        pthread_mutex_lock(&s->mu);
+        s->wstop = 1;
+        pthread_cond_signal(&s->work);
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->writer, NULL);
+        s->wstarted = 0;
     }
     for (size_t i = 0; i < s->n; i++)
         close_reader(&s->r[i]);
@@ -181,8 +262,9 @@ static int open_reader(struct fstream *s, size_t i, const char *pipe, const char
     r->idx = i;
     r->cap = cap;
     r->pipe_fd = r->spool_fd = -1;
-    if (!(r->buf = malloc(cap)))
+    if (!(r->bufs[0] = malloc(cap)) || !(r->bufs[1] = malloc(cap)))
         return ENOMEM;
+    r->buf = r->bufs[0];
     *what = pipe;
     if ((r->pipe_fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
         return errno;
@@ -197,13 +279,19 @@ enum st_err fstream_start(char *const *pipes, char *const *spools, size_t n,
 {
     *out = NULL;
     struct fstream *s = calloc(1, sizeof(*s));
-    if (!s || !(s->r = calloc(n ? n : 1, sizeof(*s->r)))) {
+    if (!s || !(s->r = calloc(n ? n : 1, sizeof(*s->r))) ||
+        !(s->q = calloc(n ? n : 1, sizeof(*s->q)))) {
+        if (s)
+            free(s->r);
         free(s);
         return ST_ENOMEM;
     }
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->work, NULL);
+    pthread_cond_init(&s->done, NULL);
     s->n = n;
     s->ctl[0] = s->ctl[1] = -1;
-    size_t cap = n ? BUF_TOTAL / n : BUF_MAX;
+    size_t cap = n ? BUF_TOTAL / 2 / n : BUF_MAX;
     cap = cap > BUF_MAX ? BUF_MAX : cap < BUF_MIN ? BUF_MIN : cap;
     const char *what = "control pipe";
     int e = pipe2(s->ctl, O_CLOEXEC) ? errno : 0;
@@ -213,6 +301,11 @@ enum st_err fstream_start(char *const *pipes, char *const *spools, size_t n,
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     s->running = 1;
+    if (!e) {
+        what = "spool writer thread";
+        e = pthread_create(&s->writer, NULL, spool_writer, s);
+        s->wstarted = !e;
+    }
     for (size_t i = 0; i < n && !e; i++) {
         what = "reader thread";
         e = pthread_create(&s->r[i].th, NULL, run, &s->r[i]);
@@ -233,8 +326,8 @@ enum st_err fstream_stop(struct fstream *s)
 {
     finish(s, 'd');
     for (size_t i = 0; i < s->n; i++)
-        if (s->r[i].werr) {
-            snprintf(s->err, sizeof(s->err), "%s", strerror(s->r[i].werr));
+        if (atomic_load(&s->r[i].werr)) {
+            snprintf(s->err, sizeof(s->err), "%s", strerror(atomic_load(&s->r[i].werr)));
             return ST_EIO;
         }
     return ST_OK;
@@ -261,6 +354,10 @@ void fstream_free(struct fstream *s)
     if (!s)
         return;
     finish(s, 'a');
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->done);
+    free(s->q);
     free(s->r);
     free(s);
 }

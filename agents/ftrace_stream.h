@@ -9,10 +9,12 @@
  *
  * Each thread sleeps in poll() until its CPU has data, reads all there is,
  * then pauses 50 ms unless it read a lot (so its own wakeups do not fill a
- * quiet trace) and writes in large blocks; its memory is one buffer (1 MiB,
- * less with many CPUs; 8 MiB in all at most).  The threads run at nice -10
- * so a loaded machine does not starve them, with signals blocked (the main
- * thread handles Ctrl-C and SIGTERM).
+ * quiet trace).  It fills one of two buffers while one spool writer thread
+ * (shared by all readers) writes the other, so the reader's time goes to
+ * the pipe; memory is two buffers per reader (1 MiB each, less with many
+ * CPUs; 8 MiB in all at most).  The threads run at nice -10 so a loaded
+ * machine does not starve them, with signals blocked (the main thread
+ * handles Ctrl-C and SIGTERM).
  *
  * Stop drains: tracing must already be off, then every thread reads until
  * its pipe is empty, closes it (so the tracing instance can be removed)

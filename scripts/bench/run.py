@@ -12,7 +12,7 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(TOP, 'build')
 WORK = os.environ.get('BENCH_DIR', os.path.join(BUILD, 'bench'))
-REPEAT = int(os.environ.get('BENCH_REPEAT', '3'))
+REPEAT = int(os.environ.get('BENCH_REPEAT', '5'))
 MB = int(os.environ.get('BENCH_MB', '200'))
 
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "astage.h"
 #include "decode.h"
 #include "dynbuf.h"
 #include "ftrace_norm.h"
@@ -39,6 +40,7 @@ struct ff {
     unsigned char *gzbuf;
     /* atrace/text chain */
     struct decoder *dec;
+    struct astage *as;      /* what follows the decoder, on its own thread */
     struct fnorm *norm;     /* 5-column flags of kernels >= 5.18, when present */
     struct repair *rep;
     /* html */
@@ -153,7 +155,8 @@ static enum st_err chain_new(struct ff *f, enum decode_mode mode)
     static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
     f->rep = repair_new(&file_repair, &f->ts);
     f->norm = f->rep ? fnorm_new(&auto_flags, repair_write, f->rep) : NULL;
-    f->dec = f->norm ? decoder_new(mode, fnorm_write, f->norm) : NULL;
+    f->as = f->norm ? astage_new(fnorm_write, f->norm) : NULL;
+    f->dec = f->as ? decoder_new(mode, astage_write, f->as) : NULL;
     return f->dec ? ST_OK : ST_ENOMEM;
 }
 
@@ -161,6 +164,8 @@ static enum st_err chain_new(struct ff *f, enum decode_mode mode)
 static enum st_err chain_finish(struct ff *f)
 {
     enum st_err e = decoder_finish(f->dec), e2;
+    if ((!e || e == ST_ETRUNCATED) && (e2 = astage_finish(f->as)))
+        return e2;
     if (e && e != ST_ETRUNCATED) {
         snprintf(f->res->detail, sizeof(f->res->detail), "%s", decoder_detail(f->dec));
         return e;
@@ -173,9 +178,11 @@ static enum st_err chain_finish(struct ff *f)
     if ((e2 = fnorm_finish(f->norm)) || (e2 = repair_finish(f->rep)) || (e2 = tw_end(f->w)))
         return e2;
     decoder_free(f->dec);
+    astage_free(f->as);
     fnorm_free(f->norm);
     repair_free(f->rep);
     f->dec = NULL;
+    f->as = NULL;
     f->norm = NULL;
     f->rep = NULL;
     return ST_OK;
@@ -543,6 +550,7 @@ enum st_err fromfile_convert(const char *path, struct tracewriter *w,
         inflateEnd(&f.gz);
     free(f.gzbuf);
     decoder_free(f.dec);
+    astage_free(f.as);     /* its thread still calls into norm and rep */
     fnorm_free(f.norm);
     repair_free(f.rep);
     htmlx_free(f.hx);

@@ -298,20 +298,25 @@ static enum st_err skim(struct repair *r, const unsigned char **pp,
         return ST_OK;
     const unsigned char *lim = last + 1;
     while (q < lim) {
-        if (*q == '#') {
-            const unsigned char *nl = memchr(q, '\n', (size_t)(lim - q));
-            size_t len = (size_t)(nl - q) + 1;
-            enum st_err e = do_line(r, q, len > REPAIR_PREFIX_MAX ? REPAIR_PREFIX_MAX : len,
-                                    len <= REPAIR_PREFIX_MAX, run);
-            if (e)
-                return e;
-            q = nl + 1;
-            continue;
+        if (*q != '#') {
+            if (!r->o.circular)
+                break;
+            /* '#' is rare inside event lines: jump from one to the next
+             * and keep the first at a line start (q is one, and no '#') */
+            const unsigned char *h = q;
+            while ((h = memchr(h + 1, '#', (size_t)(lim - h - 1))) && h[-1] != '\n')
+                ;
+            if (!h)
+                break;
+            q = h;
         }
-        if (!r->o.circular)
-            break;
-        /* memchr beats glibc's memmem for a 2-byte needle several times */
-        q = (const unsigned char *)memchr(q, '\n', (size_t)(lim - q)) + 1;
+        const unsigned char *nl = memchr(q, '\n', (size_t)(lim - q));
+        size_t len = (size_t)(nl - q) + 1;
+        enum st_err e = do_line(r, q, len > REPAIR_PREFIX_MAX ? REPAIR_PREFIX_MAX : len,
+                                len <= REPAIR_PREFIX_MAX, run);
+        if (e)
+            return e;
+        q = nl + 1;
     }
     *pp = lim;
     return ST_OK;

@@ -126,6 +126,37 @@ static void circular_cut(void **st)
            "  a-1 [000] 3.0: new\n");
 }
 
+/* Only a '#' that starts a line can be a marker: the hop from '#' to '#'
+ * must pass over those inside event text, and over a marker's look-alike
+ * that is not at a line start. */
+static void circular_hash_inside_lines(void **st)
+{
+    (void)st;
+    const char *in =
+           "# tracer: nop\n#\n"
+           "  a-1 [000] 1.0: tracing_mark_write: B|1|a#b\n"
+           "##### CPU 1 buffer started ####\n"
+           "  a-1 [001] 2.0: mid #\n"
+           "#\n"
+           "  a-1 [000] 2.5: tracing_mark_write: E|1 ##\n"
+           "##### CPU 0 buffer started ####\n"
+           "  a-1 [000] 3.0: new # \n"
+           "  a-1 [000] 3.1: x ##### CPU 1 buffer started ####\n";
+    const char *want =
+           "# tracer: nop\n#\n"
+           "##### CPU 0 buffer started ####\n"
+           "  a-1 [000] 3.0: new # \n"
+           "  a-1 [000] 3.1: x ##### CPU 1 buffer started ####\n";
+    /* every chunk size: the hop runs on lines whole in a later chunk */
+    for (size_t chunk = 1; chunk <= strlen(in); chunk++) {
+        size_t n;
+        char *out = repair_all(&circ, in, strlen(in), chunk, &n);
+        if (n != strlen(want) || memcmp(out, want, n))
+            fail_msg("chunk %zu:\n%.*s", chunk, (int)n, out);
+        free(out);
+    }
+}
+
 static void circular_none(void **st)
 {
     (void)st;
@@ -233,6 +264,7 @@ int main(void)
         cmocka_unit_test(tgid_corpus),
         cmocka_unit_test(tgid_rules),
         cmocka_unit_test(circular_cut),
+        cmocka_unit_test(circular_hash_inside_lines),
         cmocka_unit_test(circular_none),
         cmocka_unit_test(circular_marker_in_header),
         cmocka_unit_test(circular_marker_first_line),

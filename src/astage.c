@@ -1,0 +1,142 @@
+/* A write stage on its own thread; see astage.h. */
+#include "astage.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct astage {
+    st_write_fn out;
+    void *ctx;
+    pthread_t th;
+    int running;
+    pthread_mutex_t mu;
+    pthread_cond_t filled, freed;
+    char *buf[ASTAGE_NBUF];
+    size_t len[ASTAGE_NBUF];
+    size_t head, count;         /* under mu: the queue of full buffers */
+    size_t fill;                /* producer only: bytes in the next slot */
+    int stop;                   /* under mu */
+    _Atomic int err;            /* the next stage's first error */
+};
+
+static void *run(void *arg)
+{
+    struct astage *a = arg;
+    pthread_mutex_lock(&a->mu);
+    for (;;) {
+        while (!a->count && !a->stop)
+            pthread_cond_wait(&a->filled, &a->mu);
+        if (!a->count)
+            break;
+        size_t i = a->head;
+        pthread_mutex_unlock(&a->mu);
+        if (!atomic_load(&a->err)) {
+            enum st_err e = a->out(a->ctx, a->buf[i], a->len[i]);
+            if (e)
+                atomic_store(&a->err, (int)e);
+        }
+        pthread_mutex_lock(&a->mu);
+        a->head = (a->head + 1) % ASTAGE_NBUF;
+        a->count--;
+        pthread_cond_signal(&a->freed);
+    }
+    pthread_mutex_unlock(&a->mu);
+    return NULL;
+}
+
+struct astage *astage_new(st_write_fn out, void *ctx)
+{
+    struct astage *a = calloc(1, sizeof(*a));
+    if (!a)
+        return NULL;
+    a->out = out;
+    a->ctx = ctx;
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->filled, NULL);
+    pthread_cond_init(&a->freed, NULL);
+    for (int i = 0; i < ASTAGE_NBUF; i++)
+        if (!(a->buf[i] = malloc(ASTAGE_BUF))) {
+            astage_free(a);
+            return NULL;
+        }
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    a->running = !pthread_create(&a->th, NULL, run, a);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!a->running) {
+        astage_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* The slot after the queued ones, once there is one. */
+static size_t next_slot(struct astage *a)
+{
+    pthread_mutex_lock(&a->mu);
+    while (a->count == ASTAGE_NBUF)
+        pthread_cond_wait(&a->freed, &a->mu);
+    size_t i = (a->head + a->count) % ASTAGE_NBUF;
+    pthread_mutex_unlock(&a->mu);
+    return i;
+}
+
+static void queue(struct astage *a, size_t i)
+{
+    pthread_mutex_lock(&a->mu);
+    a->len[i] = a->fill;
+    a->count++;
+    pthread_cond_signal(&a->filled);
+    pthread_mutex_unlock(&a->mu);
+    a->fill = 0;
+}
+
+enum st_err astage_write(void *ctx, const void *p, size_t n)
+{
+    struct astage *a = ctx;
+    const char *s = p;
+    while (n && !atomic_load(&a->err)) {
+        size_t i = next_slot(a);
+        size_t k = ASTAGE_BUF - a->fill < n ? ASTAGE_BUF - a->fill : n;
+        memcpy(a->buf[i] + a->fill, s, k);
+        a->fill += k;
+        s += k;
+        n -= k;
+        if (a->fill == ASTAGE_BUF)
+            queue(a, i);
+    }
+    return (enum st_err)atomic_load(&a->err);
+}
+
+enum st_err astage_finish(struct astage *a)
+{
+    if (!a->running)
+        return (enum st_err)atomic_load(&a->err);
+    if (a->fill)
+        queue(a, next_slot(a));
+    pthread_mutex_lock(&a->mu);
+    a->stop = 1;
+    pthread_cond_signal(&a->filled);
+    pthread_mutex_unlock(&a->mu);
+    pthread_join(a->th, NULL);
+    a->running = 0;
+    return (enum st_err)atomic_load(&a->err);
+}
+
+void astage_free(struct astage *a)
+{
+    if (!a)
+        return;
+    if (a->running)
+        astage_finish(a);
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->filled);
+    pthread_cond_destroy(&a->freed);
+    for (int i = 0; i < ASTAGE_NBUF; i++)
+        free(a->buf[i]);
+    free(a);
+}

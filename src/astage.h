@@ -1,0 +1,35 @@
+/*
+ * A write stage on a thread of its own: the bytes written are copied into
+ * one of a few fixed buffers, which a thread hands on, in order, to the
+ * next stage.  So a producer (zlib inflate) and the stages after it
+ * (normalise, repair, escape) use two cores instead of taking turns on one.
+ *
+ * The next stage's first error comes back from a later astage_write, or
+ * from astage_finish; bytes after it are dropped.  Memory: ASTAGE_NBUF
+ * buffers of ASTAGE_BUF bytes.  The thread runs with signals blocked (the
+ * main thread handles them).
+ */
+#ifndef SYSTRACE_ASTAGE_H
+#define SYSTRACE_ASTAGE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "sink.h"
+
+#define ASTAGE_BUF (256u << 10)
+#define ASTAGE_NBUF 4
+
+struct astage;
+
+/* NULL when out of memory or no thread could be started. */
+struct astage *astage_new(st_write_fn out, void *ctx);
+/* An st_write_fn: ctx is the struct astage. */
+enum st_err astage_write(void *ctx, const void *p, size_t n);
+/* Hand on what is left, wait until the next stage has taken all of it and
+ * stop the thread; the first error of the next stage, if any. */
+enum st_err astage_finish(struct astage *a);
+/* Finishes first if that was not done.  NULL is a no-op. */
+void astage_free(struct astage *a);
+
+#endif

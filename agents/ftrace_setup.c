@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "debug.h"
 
@@ -89,12 +90,31 @@ static enum st_err function_tracer(struct capture *c, struct tracefs *t, struct 
     return e;
 }
 
-static enum st_err buffer_and_clock(struct capture *c, struct tracefs *t, struct fsetup *s)
+int ftrace_default_buf_kb(int stream, long ncpu)
+{
+    if (!stream)
+        return FTRACE_DEFAULT_BUF_KB;
+    long kb = FTRACE_STREAM_BUF_TOTAL_KB / (ncpu > 0 ? ncpu : 1);
+    kb = kb > FTRACE_STREAM_BUF_KB ? FTRACE_STREAM_BUF_KB : kb;
+    return kb < FTRACE_DEFAULT_BUF_KB ? FTRACE_DEFAULT_BUF_KB : (int)kb;
+}
+
+static int set_buffer(struct tracefs *t, int buf_kb)
 {
     char kb[24];
-    s->buf_kb = c->opt->buf_kb > 0 ? c->opt->buf_kb : FTRACE_DEFAULT_BUF_KB;
-    snprintf(kb, sizeof(kb), "%d", s->buf_kb);
-    if (tracefs_set(t, 0, "buffer_size_kb", kb)) {
+    snprintf(kb, sizeof(kb), "%d", buf_kb);
+    return tracefs_set(t, 0, "buffer_size_kb", kb);
+}
+
+static enum st_err buffer_and_clock(struct capture *c, struct tracefs *t, struct fsetup *s)
+{
+    int given = c->opt->buf_kb > 0;
+    s->buf_kb = given ? c->opt->buf_kb
+                      : ftrace_default_buf_kb(c->opt->stream, sysconf(_SC_NPROCESSORS_CONF));
+    int failed = set_buffer(t, s->buf_kb);
+    if (failed && !given && s->buf_kb != FTRACE_DEFAULT_BUF_KB)    /* short of memory */
+        failed = set_buffer(t, s->buf_kb = FTRACE_DEFAULT_BUF_KB);
+    if (failed) {
         dynbuf_reset(&c->err);
         dynbuf_printf(&c->err, "-b %d: the kernel cannot make a trace buffer of %d KB "
                                "per CPU (%s)", s->buf_kb, s->buf_kb, strerror(t->err_no));

@@ -21,6 +21,15 @@
 #include "ftrace_fs.h"
 
 #define FTRACE_DEFAULT_BUF_KB 4096
+/* --stream without -b: the buffer is only slack for the moments the reader
+ * falls behind (descheduled, waiting for the spool writer), and 4 MB per
+ * CPU filled in such moments under a ping-pong load (BENCHMARKS.md) where
+ * 16 MB never did; 256 MB in all at most, never less than the default. */
+#define FTRACE_STREAM_BUF_KB 16384
+#define FTRACE_STREAM_BUF_TOTAL_KB (256 * 1024)
+
+/* The default -b for ncpu CPUs. */
+int ftrace_default_buf_kb(int stream, long ncpu);
 
 enum ftracer { FT_NOP, FT_FUNCTION, FT_GRAPH };
 

@@ -54,4 +54,17 @@ if secs >= 20:
     # more text than the ring buffer could ever have held at once
     assert len(text) > 2 * ncpu * kb * 1024, len(text)
 PY
+grep -q "tracing: .* $kb KB per CPU" err.txt || fail "-b $kb not used"
+
+# without -b, --stream gets a larger buffer (slack for the reader's stalls):
+# 16 MB per CPU, 256 MB in all at most, never less than the usual 4 MB
+stream_kb=$(( 262144 / $(nproc) ))
+[ "$stream_kb" -gt 16384 ] && stream_kb=16384
+[ "$stream_kb" -lt 4096 ] && stream_kb=4096
+SYSTRACE_DEBUG=ftrace run_st 0 --target=linux --stream -t 1 -o short.html sched
+grep -q "tracing: .* $stream_kb KB per CPU" err.txt ||
+    fail "--stream default buffer: want $stream_kb KB"
+SYSTRACE_DEBUG=ftrace run_st 0 --target=linux -t 1 -o ring.html sched
+grep -q "tracing: .* 4096 KB per CPU" err.txt || fail "ring buffer default: want 4096 KB"
+assert_kernel_as before.state "--stream without -b"
 echo ok

@@ -421,30 +421,10 @@ static void auto_decide(struct fnorm *f, const char *p, size_t n)
     }
 }
 
-enum st_err fnorm_write(void *ctx, const void *p, size_t n)
+/* fnorm_feed edits in place: feed n const bytes through a copy. */
+static enum st_err feed_copy(struct fnorm *f, const char *s, size_t n)
 {
-    struct fnorm *f = ctx;
-    const char *s = p;
     char buf[16384];
-    if (f->o.flags == FNORM_AUTO)
-        auto_decide(f, p, n);
-    if (f->pass && (f->carrylen || f->tail)) {
-        /* finish the line in progress the normal way, then step aside */
-        const char *nl = memchr(s, '\n', n);
-        size_t k = nl ? (size_t)(nl - s) + 1 : n;
-        while (k) {
-            size_t m = k < sizeof(buf) ? k : sizeof(buf);
-            memcpy(buf, s, m);
-            enum st_err e = fnorm_feed(f, buf, m);
-            if (e)
-                return e;
-            s += m;
-            n -= m;
-            k -= m;
-        }
-    }
-    if (f->pass && !f->carrylen && !f->tail)
-        return n ? f->out(f->ctx, s, n) : ST_OK;
     while (n) {
         size_t k = n < sizeof(buf) ? n : sizeof(buf);
         memcpy(buf, s, k);
@@ -455,6 +435,27 @@ enum st_err fnorm_write(void *ctx, const void *p, size_t n)
         n -= k;
     }
     return ST_OK;
+}
+
+enum st_err fnorm_write(void *ctx, const void *p, size_t n)
+{
+    struct fnorm *f = ctx;
+    const char *s = p;
+    if (f->o.flags == FNORM_AUTO)
+        auto_decide(f, p, n);
+    if (f->pass && (f->carrylen || f->tail)) {
+        /* finish the line in progress the normal way, then step aside */
+        const char *nl = memchr(s, '\n', n);
+        size_t k = nl ? (size_t)(nl - s) + 1 : n;
+        enum st_err e = feed_copy(f, s, k);
+        if (e)
+            return e;
+        s += k;
+        n -= k;
+    }
+    if (f->pass && !f->carrylen && !f->tail)
+        return n ? f->out(f->ctx, s, n) : ST_OK;
+    return feed_copy(f, s, n);
 }
 
 enum st_err fnorm_finish(struct fnorm *f)

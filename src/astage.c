@@ -17,7 +17,8 @@ struct astage {
     char *buf[ASTAGE_NBUF];
     size_t len[ASTAGE_NBUF];
     size_t head, count;         /* under mu: the queue of full buffers */
-    size_t fill;                /* producer only: bytes in the next slot */
+    size_t cur, fill;           /* producer only: the slot being filled
+                                 * (once fill > 0) and its bytes */
     int stop;                   /* under mu */
     _Atomic int err;            /* the next stage's first error */
 };
@@ -100,15 +101,29 @@ enum st_err astage_write(void *ctx, const void *p, size_t n)
     struct astage *a = ctx;
     const char *s = p;
     while (n && !atomic_load(&a->err)) {
-        size_t i = next_slot(a);
+        if (!a->fill)           /* small writes into a started slot take no lock */
+            a->cur = next_slot(a);
         size_t k = ASTAGE_BUF - a->fill < n ? ASTAGE_BUF - a->fill : n;
-        memcpy(a->buf[i] + a->fill, s, k);
+        memcpy(a->buf[a->cur] + a->fill, s, k);
         a->fill += k;
         s += k;
         n -= k;
         if (a->fill == ASTAGE_BUF)
-            queue(a, i);
+            queue(a, a->cur);
     }
+    return (enum st_err)atomic_load(&a->err);
+}
+
+enum st_err astage_drain(struct astage *a)
+{
+    if (!a->running)
+        return (enum st_err)atomic_load(&a->err);
+    if (a->fill)
+        queue(a, a->cur);
+    pthread_mutex_lock(&a->mu);
+    while (a->count)
+        pthread_cond_wait(&a->freed, &a->mu);
+    pthread_mutex_unlock(&a->mu);
     return (enum st_err)atomic_load(&a->err);
 }
 
@@ -116,8 +131,7 @@ enum st_err astage_finish(struct astage *a)
 {
     if (!a->running)
         return (enum st_err)atomic_load(&a->err);
-    if (a->fill)
-        queue(a, next_slot(a));
+    astage_drain(a);
     pthread_mutex_lock(&a->mu);
     a->stop = 1;
     pthread_cond_signal(&a->filled);

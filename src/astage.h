@@ -17,7 +17,7 @@
 #include "error.h"
 #include "sink.h"
 
-#define ASTAGE_BUF (256u << 10)
+#define ASTAGE_BUF (1024u << 10)
 #define ASTAGE_NBUF 4
 
 struct astage;
@@ -26,8 +26,10 @@ struct astage;
 struct astage *astage_new(st_write_fn out, void *ctx);
 /* An st_write_fn: ctx is the struct astage. */
 enum st_err astage_write(void *ctx, const void *p, size_t n);
-/* Hand on what is left, wait until the next stage has taken all of it and
- * stop the thread; the first error of the next stage, if any. */
+/* Hand on what is held and wait until the next stage has taken all of it
+ * (the thread goes on); the first error of the next stage, if any. */
+enum st_err astage_drain(struct astage *a);
+/* astage_drain, then stop the thread. */
 enum st_err astage_finish(struct astage *a);
 /* Finishes first if that was not done.  NULL is a no-op. */
 void astage_free(struct astage *a);

@@ -1,23 +1,21 @@
 /*
  * Atomic output file with a sticky error; see outfile.h.  Writing runs on
- * a second thread: the producer fills OUTBUF-sized buffers and queues
- * them, the writer thread hands them to write(2).  On a 2-core machine this
- * overlaps inflating a trace with copying it into the page cache, which is
- * otherwise most of the cost of a conversion.
+ * a write stage of its own (astage.h), which hands the bytes to write(2):
+ * on a 2-core machine this overlaps inflating a trace with copying it into
+ * the page cache, which is otherwise most of the cost of a conversion.
  */
 #include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define OUTBUF (1024 * 1024)
-#define NBUF 4
+#include "astage.h"
 
 struct outfile {
     int fd;
@@ -26,21 +24,9 @@ struct outfile {
     enum st_err err;
     char errtext[128];
     char *path, *tmp;
-    uint64_t flushed;       /* bytes handed to the writer (or written) */
-    unsigned char *buf;     /* the buffer being filled */
-    size_t buflen;
-    /* writer thread: a queue of full buffers and a pool of free ones */
-    pthread_t th;
-    int threaded, quit;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    unsigned char *q[NBUF];
-    size_t qlen[NBUF];
-    int qhead, qcount, busy;
-    unsigned char *pool[NBUF];
-    int npool;
-    enum st_err werr;
-    int werrno;
+    uint64_t written;       /* bytes handed on (or written) */
+    struct astage *as;      /* NULL: no thread could be had, write directly */
+    _Atomic int werrno;     /* errno of the stage's failed write */
 };
 
 static enum st_err fail(struct outfile *o, enum st_err e, int errnum)
@@ -76,108 +62,26 @@ static int write_fd(int fd, const unsigned char *p, size_t n)
     return 0;
 }
 
-static void *writer(void *arg)
+/* The stage's next step: write(2), keeping errno for the message. */
+static enum st_err to_fd(void *ctx, const void *p, size_t n)
 {
-    struct outfile *o = arg;
-    pthread_mutex_lock(&o->mu);
-    for (;;) {
-        while (!o->qcount && !o->quit)
-            pthread_cond_wait(&o->cv, &o->mu);
-        if (!o->qcount)
-            break;
-        unsigned char *b = o->q[o->qhead];
-        size_t n = o->qlen[o->qhead];
-        o->qhead = (o->qhead + 1) % NBUF;
-        o->qcount--;
-        o->busy = 1;
-        pthread_mutex_unlock(&o->mu);
-        int err = o->werr ? 0 : write_fd(o->fd, b, n);
-        pthread_mutex_lock(&o->mu);
-        if (err && !o->werr) {
-            o->werr = ST_EIO;
-            o->werrno = err;
-        }
-        o->busy = 0;
-        o->pool[o->npool++] = b;
-        pthread_cond_broadcast(&o->cv);
-    }
-    pthread_mutex_unlock(&o->mu);
-    return NULL;
+    struct outfile *o = ctx;
+    int err = write_fd(o->fd, p, n);
+    if (err)
+        atomic_store(&o->werrno, err);
+    return err ? ST_EIO : ST_OK;
 }
 
-/* Wait until everything queued is written; pick up a writer error. */
+/* Pick up the stage's error, if any. */
+static enum st_err check(struct outfile *o, enum st_err e)
+{
+    return e ? fail(o, e, atomic_load(&o->werrno)) : o->err;
+}
+
+/* Wait until everything handed on is written. */
 static enum st_err drain(struct outfile *o)
 {
-    if (o->threaded) {
-        pthread_mutex_lock(&o->mu);
-        while (o->qcount || o->busy)
-            pthread_cond_wait(&o->cv, &o->mu);
-        pthread_mutex_unlock(&o->mu);
-        if (o->werr)
-            fail(o, o->werr, o->werrno);
-    }
-    return o->err;
-}
-
-/* Hand the current buffer on (or write it when there is no thread). */
-static enum st_err flush(struct outfile *o)
-{
-    if (o->err)
-        return o->err;
-    if (!o->buflen)
-        return ST_OK;
-    if (!o->threaded) {
-        int err = write_fd(o->fd, o->buf, o->buflen);
-        o->flushed += o->buflen;
-        o->buflen = 0;
-        return err ? fail(o, ST_EIO, err) : ST_OK;
-    }
-    pthread_mutex_lock(&o->mu);
-    while (o->qcount == NBUF || !o->npool)
-        pthread_cond_wait(&o->cv, &o->mu);
-    o->q[(o->qhead + o->qcount) % NBUF] = o->buf;
-    o->qlen[(o->qhead + o->qcount) % NBUF] = o->buflen;
-    o->qcount++;
-    o->buf = o->pool[--o->npool];
-    enum st_err werr = o->werr;
-    int werrno = o->werrno;
-    pthread_cond_broadcast(&o->cv);
-    pthread_mutex_unlock(&o->mu);
-    o->flushed += o->buflen;
-    o->buflen = 0;
-    return werr ? fail(o, werr, werrno) : ST_OK;
-}
-
-static void start_writer(struct outfile *o)
-{
-    for (int i = 0; i < NBUF; i++) {
-        o->pool[i] = malloc(OUTBUF);
-        if (!o->pool[i])
-            return;
-        o->npool = i + 1;
-    }
-    o->buf = o->pool[--o->npool];
-    pthread_mutex_init(&o->mu, NULL);
-    pthread_cond_init(&o->cv, NULL);
-    o->threaded = pthread_create(&o->th, NULL, writer, o) == 0;
-    if (!o->threaded) {
-        pthread_mutex_destroy(&o->mu);
-        pthread_cond_destroy(&o->cv);
-    }
-}
-
-static void stop_writer(struct outfile *o)
-{
-    if (!o->threaded)
-        return;
-    pthread_mutex_lock(&o->mu);
-    o->quit = 1;
-    pthread_cond_broadcast(&o->cv);
-    pthread_mutex_unlock(&o->mu);
-    pthread_join(o->th, NULL);
-    pthread_mutex_destroy(&o->mu);
-    pthread_cond_destroy(&o->cv);
-    o->threaded = 0;
+    return o->as && !o->err ? check(o, astage_drain(o->as)) : o->err;
 }
 
 enum st_err outfile_open(const char *path, struct outfile **out)
@@ -187,9 +91,7 @@ enum st_err outfile_open(const char *path, struct outfile **out)
     if (!o)
         return ST_ENOMEM;
     o->fd = -1;
-    start_writer(o);
-    if (!o->buf)
-        return fail(o, ST_ENOMEM, ENOMEM);
+    o->as = astage_new(to_fd, o);
     if (!strcmp(path, "-")) {
         o->fd = STDOUT_FILENO;
         o->is_stdout = 1;
@@ -218,22 +120,18 @@ enum st_err outfile_open(const char *path, struct outfile **out)
 
 enum st_err outfile_write(struct outfile *o, const void *p, size_t n)
 {
-    const unsigned char *s = p;
-    while (n && !o->err) {
-        size_t k = OUTBUF - o->buflen < n ? OUTBUF - o->buflen : n;
-        memcpy(o->buf + o->buflen, s, k);
-        o->buflen += k;
-        s += k;
-        n -= k;
-        if (o->buflen == OUTBUF)
-            flush(o);
-    }
-    return o->err;
+    if (o->err || !n)
+        return o->err;
+    o->written += n;
+    if (o->as)
+        return check(o, astage_write(o->as, p, n));
+    int err = write_fd(o->fd, p, n);
+    return err ? fail(o, ST_EIO, err) : ST_OK;
 }
 
 uint64_t outfile_tell(const struct outfile *o)
 {
-    return o->flushed + o->buflen;
+    return o->written;
 }
 
 static enum st_err copy_range(struct outfile *o, uint64_t from, uint64_t to,
@@ -267,7 +165,7 @@ enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b)
     uint64_t end = outfile_tell(o);
     if (a > end || b > end)
         return fail(o, ST_EINVAL, EINVAL);
-    if (a == b || flush(o) || drain(o))
+    if (a == b || drain(o))
         return o->err;
     uint64_t tail = end - b;
     if (copy_range(o, b, a, tail, b < a))
@@ -277,18 +175,13 @@ enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b)
         return fail(o, ST_EIO, errno);
     if (lseek(o->fd, (off_t)newend, SEEK_SET) < 0)
         return fail(o, ST_EIO, errno);
-    o->flushed = newend;
+    o->written = newend;
     return ST_OK;
 }
 
 static void release(struct outfile *o)
 {
-    stop_writer(o);
-    for (int i = 0; i < o->npool; i++)
-        free(o->pool[i]);
-    for (int i = 0; i < o->qcount; i++)
-        free(o->q[(o->qhead + i) % NBUF]);
-    free(o->buf);
+    astage_free(o->as);
     free(o->path);
     free(o->tmp);
     free(o);
@@ -296,9 +189,11 @@ static void release(struct outfile *o)
 
 enum st_err outfile_commit(struct outfile *o)
 {
-    flush(o);
-    drain(o);
-    stop_writer(o);
+    if (o->as) {
+        enum st_err e = astage_finish(o->as);
+        if (!o->err)
+            check(o, e);
+    }
     if (o->is_stdout || o->committed)
         return o->err;
     if (o->fd >= 0 && close(o->fd) != 0)
@@ -315,6 +210,8 @@ void outfile_free(struct outfile *o)
 {
     if (!o)
         return;
+    astage_free(o->as);     /* no write may follow the close */
+    o->as = NULL;
     if (!o->is_stdout && o->fd >= 0)
         close(o->fd);
     if (o->tmp && !o->committed)

@@ -9,9 +9,17 @@
 #   make bench      benchmarks, results in BENCHMARKS.md
 #   make install    PREFIX=/usr/local DESTDIR=
 #
-# Sources are picked up by wildcard: a new module is a new .c/.h pair in
-# src/, adb/ or agents/; a new unit test is tests/unit/test_NAME.c; a new
-# fuzz target is tests/fuzz/fuzz_NAME.c.
+#   make libadb     the ADB client alone: build/libadb.a (adb/ + lib/) and its
+#                   unit tests linked against nothing else
+#
+# Folders are layers (scripts/checklayers, run by make check):
+#   src/ the tool -> agents/{android,linux} -> formats/{atrace,mtrace,tevents,html}
+#   and adb/ -> lib/ under everything.  Includes name the path from the top
+#   ("lib/dynbuf.h") unless the header sits beside the file.
+# Sources are picked up by wildcard: a new module is a new .c/.h pair in one
+# of those folders (a new format or subsystem: a new folder under formats/ or
+# agents/); a new unit test is tests/unit/test_NAME.c (test_adb_NAME.c links
+# libadb.a only); a new fuzz target is tests/fuzz/fuzz_NAME.c.
 
 CC ?= cc
 PREFIX ?= /usr/local
@@ -28,7 +36,7 @@ WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Werror
 OPT ?= -O2 -g
 SAN ?=
-CPPFLAGS += -D_GNU_SOURCE -Isrc -Iadb -Iagents -I$(BUILD)
+CPPFLAGS += -D_GNU_SOURCE -I. -I$(BUILD)
 CFLAGS += -std=c11 $(OPT) $(WARN) $(SAN) $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lpthread
 
@@ -38,16 +46,21 @@ VIEWER_DIR ?= /usr/share/go-1.19/src/cmd/trace/static
 VIEWER_HTML := $(wildcard $(VIEWER_DIR)/trace_viewer_full.html)
 VIEWER_JS := $(wildcard $(VIEWER_DIR)/webcomponents.min.js)
 
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c adb/*.c agents/*.c))
+ADB_SRC := $(wildcard lib/*.c adb/*.c)
+ADB_OBJ := $(ADB_SRC:%.c=$(BUILD)/%.o)
+LIB_SRC := $(ADB_SRC) $(wildcard formats/*/*.c agents/*.c agents/*/*.c) \
+           $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
+HDRS := $(wildcard lib/*.h adb/*.h formats/*/*.h agents/*.h agents/*/*.h src/*.h)
 ASSETS := $(sort $(wildcard assets/*))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+ADB_UNIT_BIN := $(filter $(BUILD)/tests/test_adb_%,$(UNIT_BIN))
 SIM_SRC := $(wildcard tests/sim/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all deps test-deps demo check test asan fuzz bench install clean \
-        checksrc sim unit tools
+        checksrc sim unit tools libadb
 
 BIN ?= systrace
 
@@ -60,7 +73,13 @@ $(BUILD)/libsystrace.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h adb/*.h agents/*.h)
+# The ADB client as a library of its own: adb/ and the base it stands on.
+libadb: $(BUILD)/libadb.a $(ADB_UNIT_BIN)
+$(BUILD)/libadb.a: $(ADB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -90,6 +109,9 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libsystrace.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libsystrace.a $(LDLIBS)
 
 unit: $(UNIT_BIN)
+$(BUILD)/tests/test_adb_%: tests/unit/test_adb_%.c $(BUILD)/libadb.a $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libadb.a $(LDLIBS) -lcmocka
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsystrace.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libsystrace.a $(LDLIBS) -lcmocka
@@ -106,10 +128,11 @@ demo: deps
 
 checksrc:
 	scripts/checksrc
+	scripts/checklayers
 
 # Everything the tests need is built first; tests/run then runs unit tests,
 # end-to-end cases, browser checks and short fuzz runs.
-test: $(BIN) sim unit tools
+test: $(BIN) sim unit tools libadb
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) tests/run
 
 check: test-deps

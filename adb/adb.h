@@ -8,7 +8,7 @@
  * struct adb_device / struct adb_stream.
  *
  * Rules: nothing here prints (except SYSTRACE_DEBUG=adb logging) or exits.
- * Calls return enum st_err (src/error.h); the object that failed keeps a
+ * Calls return enum st_err (lib/error.h); the object that failed keeps a
  * detail message (adb_client_error, adb_device_error, adb_stream_error,
  * adb_sync_error).  Every blocking step waits with poll() for at most the
  * object's timeout and returns ST_ETIMEOUT, or ST_EINTR as soon as the
@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 
 /* Default wait for any one blocking step (connect, a read, a write). */
 #define ADB_DEFAULT_TIMEOUT_MS 30000

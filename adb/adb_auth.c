@@ -31,7 +31,7 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 struct adb_key {
     EVP_PKEY *pk;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 struct adb_client {
     struct adb_addr addr;

@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 struct conn_tcp {
     struct adb_conn base;

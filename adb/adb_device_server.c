@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 struct server_device {
     struct adb_device base;

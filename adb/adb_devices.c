@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define MAX_DEVICES 1024
 #define NO_SERIAL "(no serial number)"

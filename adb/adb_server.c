@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define DEFAULT_HOST "127.0.0.1"
 #define DEFAULT_PORT 5037u

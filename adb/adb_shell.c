@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define READ_CHUNK (64u * 1024)
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define BUF_SIZE (64u * 1024)
 

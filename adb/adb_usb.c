@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define SLICE_MS 250
 #define MAX_STALLS 3

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define WINDOW (4u << 20)
 

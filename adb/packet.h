@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "error.h"
+#include "lib/error.h"
 
 #define ADB_HDR_LEN 24
 

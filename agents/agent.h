@@ -11,8 +11,8 @@
 #define SYSTRACE_AGENT_H
 
 #include "capture.h"
-#include "error.h"
-#include "tracewriter.h"
+#include "lib/error.h"
+#include "formats/html/tracewriter.h"
 
 struct agent_ops {
     const char *name;

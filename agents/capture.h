@@ -8,13 +8,33 @@
 #ifndef SYSTRACE_CAPTURE_H
 #define SYSTRACE_CAPTURE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "dynbuf.h"
-#include "options.h"
+#include "lib/dynbuf.h"
 
 struct adb_device;
 struct tracefs;
+
+enum capture_target { TARGET_ANDROID, TARGET_LINUX };
+
+/* What the user asked of a capture, filled by the tool from its command
+ * line (catapult's meanings: -t, -b, -k, -a, categories, --no-compress). */
+struct capture_opts {
+    enum capture_target target;
+    int time_s;                 /* -1: not given */
+    int buf_kb;                 /* -1: not given */
+    int timeout_s;              /* -1: none */
+    int collection_timeout_s;   /* -1: none */
+    char **categories;
+    size_t ncategories;
+    const char *kfuncs;         /* -k */
+    const char *apps;           /* -a */
+    int compress;
+    const char *app_profile;    /* process to method-trace, or NULL */
+    int app_profile_sampling;   /* µs; 0: instrumented */
+    int stream;                 /* read trace_pipe while tracing */
+};
 
 struct capture_ui {
     /* an informational line (catapult's wording where it has one) */
@@ -27,7 +47,7 @@ struct capture_ui {
 };
 
 struct capture {
-    const struct st_options *opt;
+    const struct capture_opts *opt;
     struct capture_ui ui;
     const char *serial;         /* for messages */
     struct adb_device *dev;     /* android target */
@@ -45,7 +65,7 @@ struct capture {
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
     /* optional: sees every ftrace line the atrace agent collects (set by
-     * an agent at create time; agents/repair.h repair_opts.observe) */
+     * an agent at create time; formats/atrace/repair.h repair_opts.observe) */
     void (*line_observer)(void *ctx, const char *line, size_t n);
     void *observer_ctx;
     struct dynbuf err;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "debug.h"
+#include "lib/debug.h"
 #include "download.h"
 #include "options.h"
 

@@ -1,6 +1,6 @@
 /*
  * `systrace --from-file F`: opens the viewer and the output, runs the
- * conversion (agents/fromfile.c) and reports.  No output file appears
+ * conversion (formats/atrace/fromfile.c) and reports.  No output file appears
  * unless the conversion finished; a truncated input keeps what decoded,
  * says so, and exits with EXIT_PARTIAL.
  */
@@ -10,12 +10,12 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dynbuf.h"
-#include "fromfile.h"
-#include "tevents.h"
-#include "signals.h"
-#include "tracewriter.h"
-#include "viewer.h"
+#include "lib/dynbuf.h"
+#include "formats/atrace/fromfile.h"
+#include "formats/tevents/tevents.h"
+#include "lib/signals.h"
+#include "formats/html/tracewriter.h"
+#include "formats/html/viewer.h"
 
 void report_written(const struct st_options *o, const char *path)
 {

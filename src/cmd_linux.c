@@ -1,6 +1,6 @@
 /*
  * `systrace --target=linux`: trace this machine's kernel through tracefs
- * (agents/ftrace.c, agents/hostproc_agent.c) with the same controller,
+ * (agents/linux/ftrace.c, agents/linux/hostproc_agent.c) with the same controller,
  * signals, progress and output as the Android path, and -l for the
  * categories this kernel offers.  tracefs is found or mounted and the
  * private tracing instance made before the output is opened, so a
@@ -21,11 +21,11 @@
 #include "cli.h"
 #include "commands.h"
 #include "controller.h"
-#include "ftrace_cats.h"
-#include "ftrace_fs.h"
+#include "agents/linux/ftrace_cats.h"
+#include "agents/linux/ftrace_fs.h"
 #include "result.h"
-#include "signals.h"
-#include "tracewriter.h"
+#include "lib/signals.h"
+#include "formats/html/tracewriter.h"
 #include "ui.h"
 
 /* What the chained SIGINT handler must reach. */
@@ -96,6 +96,7 @@ static int use_instance(void)
 
 struct run {
     const struct st_options *o;
+    struct capture_opts copt;
     struct capture c;
     struct ui u;
     struct result res;
@@ -121,7 +122,8 @@ int cmd_linux(const struct st_options *o)
     struct run r;
     memset(&r, 0, sizeof(r));
     r.o = o;
-    r.c.opt = o;
+    options_capture(o, &r.copt);
+    r.c.opt = &r.copt;
     r.c.host = 1;
     r.c.serial = "linux";
     dynbuf_init(&r.c.err, 8192);

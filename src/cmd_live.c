@@ -9,19 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adb.h"
+#include "adb/adb.h"
 #include "cli.h"
 #include "commands.h"
 #include "controller.h"
-#include "probe.h"
+#include "agents/android/probe.h"
 #include "result.h"
-#include "signals.h"
+#include "lib/signals.h"
 #include "ui.h"
 
 #define TESTED_SERVER_VERSION 41
 
 struct live {
     const struct st_options *o;
+    struct capture_opts copt;
     struct capture c;
     struct ui u;
     struct adb_client *client;
@@ -120,7 +121,8 @@ int cmd_live(const struct st_options *o)
     struct live l;
     memset(&l, 0, sizeof(l));
     l.o = o;
-    l.c.opt = o;
+    options_capture(o, &l.copt);
+    l.c.opt = &l.copt;
     dynbuf_init(&l.c.err, 8192);
     ui_init(&l.u, o->quiet, &l.c.ui);
     l.sigfd = sig_install();

@@ -3,7 +3,7 @@
 #define SYSTRACE_COMMANDS_H
 
 #include "options.h"
-#include "viewer.h"
+#include "formats/html/viewer.h"
 
 /* --from-file: convert a saved trace. */
 int cmd_from_file(const struct st_options *o);

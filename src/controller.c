@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "signals.h"
+#include "agents/agent.h"
+#include "lib/signals.h"
 
 #define MAX_AGENTS 8
 

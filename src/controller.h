@@ -8,9 +8,9 @@
 #ifndef SYSTRACE_CONTROLLER_H
 #define SYSTRACE_CONTROLLER_H
 
-#include "capture.h"
-#include "error.h"
-#include "tracewriter.h"
+#include "agents/capture.h"
+#include "lib/error.h"
+#include "formats/html/tracewriter.h"
 #include "ui.h"
 
 /* ST_EINTR: stopped by SIGTERM or a Ctrl-C during collection;

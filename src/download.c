@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "viewer.h"
+#include "formats/html/viewer.h"
 
 const struct dl_file dl_files[2] = {
     {"catapult/systrace/systrace/systrace_trace_viewer.html", "systrace_trace_viewer.html",

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 #include "options.h"
 
 #define DL_DEFAULT_BASE                                                     \

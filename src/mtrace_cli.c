@@ -1,6 +1,6 @@
 /*
  * Method-trace commands for the CLI (see mtrace_cli.h): run the engine in
- * agents/mtrace.h on one input, report errors and warnings on stderr, and
+ * formats/mtrace/mtrace.h on one input, report errors and warnings on stderr, and
  * write output files atomically (temp file in the same directory, renamed
  * into place only when complete; removed on failure).
  */

@@ -10,7 +10,7 @@
 #ifndef SYSTRACE_MTRACE_CLI_H
 #define SYSTRACE_MTRACE_CLI_H
 
-#include "mtrace.h"
+#include "formats/mtrace/mtrace.h"
 
 struct mtrace_cli_opts {
     const char *input;              /* the .trace file */

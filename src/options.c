@@ -366,3 +366,22 @@ char *options_output_path(const struct st_options *o)
         snprintf(p, len + 6, "%.*s%s", (int)len, base, ext);
     return p;
 }
+
+void options_capture(const struct st_options *o, struct capture_opts *c)
+{
+    *c = (struct capture_opts){
+        .target = o->target,
+        .time_s = o->time_s,
+        .buf_kb = o->buf_kb,
+        .timeout_s = o->timeout_s,
+        .collection_timeout_s = o->collection_timeout_s,
+        .categories = o->categories,
+        .ncategories = o->ncategories,
+        .kfuncs = o->kfuncs,
+        .apps = o->apps,
+        .compress = o->compress,
+        .app_profile = o->app_profile,
+        .app_profile_sampling = o->app_profile_sampling,
+        .stream = o->stream,
+    };
+}

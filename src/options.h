@@ -10,11 +10,12 @@
 
 #include <stddef.h>
 
+#include "agents/capture.h"
+
 #define ST_DEFAULT_CATEGORIES                                               \
     "am,binder_driver,camera,dalvik,freq,gfx,hal,idle,input,memory,"        \
     "memreclaim,res,sched,sync,view,webview,wm,workq"
 
-enum st_target { TARGET_ANDROID, TARGET_LINUX };
 enum st_transport { TRANSPORT_AUTO, TRANSPORT_SERVER, TRANSPORT_DIRECT };
 
 struct st_options {
@@ -23,7 +24,7 @@ struct st_options {
     int buf_kb;                 /* -b; -1: not given */
     int json;                   /* -j */
     const char *serial;         /* -e or $ANDROID_SERIAL */
-    enum st_target target;
+    enum capture_target target;
     enum st_transport transport;    /* --transport; default auto */
     int timeout_s;              /* --timeout; -1: none */
     int collection_timeout_s;   /* --collection-timeout; -1: none */
@@ -68,5 +69,8 @@ void options_free(struct st_options *o);
 char *options_output_path(const struct st_options *o);
 
 void options_usage(void);
+
+/* The part of the command line a capture's agents see. */
+void options_capture(const struct st_options *o, struct capture_opts *c);
 
 #endif

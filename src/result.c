@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "signals.h"
+#include "lib/signals.h"
 
 /* trace.html -> trace<ext> */
 static char *raw_path_for(const char *out, const char *ext)

@@ -8,9 +8,9 @@
 #define SYSTRACE_RESULT_H
 
 #include "options.h"
-#include "tevents.h"
-#include "tracewriter.h"
-#include "viewer.h"
+#include "formats/tevents/tevents.h"
+#include "formats/html/tracewriter.h"
+#include "formats/html/viewer.h"
 
 struct result {
     char *out;              /* output path */

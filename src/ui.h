@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "capture.h"
+#include "agents/capture.h"
 
 struct ui {
     int quiet;

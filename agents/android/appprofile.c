@@ -27,11 +27,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agents/agent.h"
 #include "align.h"
 #include "devcmd.h"
-#include "mtrace.h"
-#include "signals.h"
+#include "formats/mtrace/mtrace.h"
+#include "lib/signals.h"
 
 #define CMD_MAX 65536
 #define STABLE_POLL_NS 100000000L

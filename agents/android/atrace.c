@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agents/agent.h"
 #include "atrace_cmd.h"
-#include "debug.h"
-#include "decode.h"
+#include "lib/debug.h"
+#include "formats/atrace/decode.h"
 #include "devcmd.h"
-#include "ftrace_norm.h"
-#include "repair.h"
+#include "formats/atrace/ftrace_norm.h"
+#include "formats/atrace/repair.h"
 
 #define LIST_MAX (1u << 20)
 #define PROC_LIST_MAX (16u << 20)

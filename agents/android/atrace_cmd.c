@@ -116,7 +116,7 @@ static int kept_has(const struct atrace_plan *p, size_t first, const char *name)
     return 0;
 }
 
-enum st_err atrace_plan_make(const struct st_options *o, const struct atrace_cats *avail,
+enum st_err atrace_plan_make(const struct capture_opts *o, const struct atrace_cats *avail,
                              int compress, struct atrace_plan *p,
                              struct dynbuf *unavailable)
 {

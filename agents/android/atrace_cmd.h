@@ -10,9 +10,9 @@
 
 #include <stddef.h>
 
-#include "dynbuf.h"
-#include "error.h"
-#include "options.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
+#include "agents/capture.h"
 
 /* The SDK level from `getprop ro.build.version.sdk` output: the last
  * whitespace-separated token as an integer.  -1 if there is none. */
@@ -42,7 +42,7 @@ struct atrace_plan {
 /* requested: the user's categories (or the default list when none).
  * Unavailable ones go to `unavailable` space-separated (catapult's
  * warning text) and are dropped.  compress: add -z. */
-enum st_err atrace_plan_make(const struct st_options *o, const struct atrace_cats *avail,
+enum st_err atrace_plan_make(const struct capture_opts *o, const struct atrace_cats *avail,
                              int compress, struct atrace_plan *p,
                              struct dynbuf *unavailable);
 /* A copy of the plan's argv with MODE appended ("--async_start" ...);

@@ -7,8 +7,8 @@
 #ifndef SYSTRACE_DEVCMD_H
 #define SYSTRACE_DEVCMD_H
 
-#include "adb.h"
-#include "capture.h"
+#include "adb/adb.h"
+#include "agents/capture.h"
 
 /* Run argv (quoted) or trusted script text; r->exit_code is the status
  * (ADB_EXIT_UNKNOWN only if the marker never came back).  Errors leave a

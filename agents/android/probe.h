@@ -3,8 +3,8 @@
 #ifndef SYSTRACE_PROBE_H
 #define SYSTRACE_PROBE_H
 
-#include "capture.h"
-#include "error.h"
+#include "agents/capture.h"
+#include "lib/error.h"
 
 enum st_err device_probe(struct capture *c);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agents/agent.h"
 #include "devcmd.h"
 
 #define SNAP_MAX (16u << 20)

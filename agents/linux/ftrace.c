@@ -25,19 +25,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "debug.h"
+#include "agents/agent.h"
+#include "lib/debug.h"
 #include "ftrace_cats.h"
 #include "ftrace_fs.h"
 #include "ftrace_conv.h"
-#include "ftrace_norm.h"
+#include "formats/atrace/ftrace_norm.h"
 #include "ftrace_merge.h"
 #include "ftrace_setup.h"
 #include "ftrace_spool.h"
 #include "ftrace_stream.h"
 #include "hostproc.h"
-#include "repair.h"
-#include "signals.h"
+#include "formats/atrace/repair.h"
+#include "lib/signals.h"
 
 #define AVAIL_MAX (16u << 20)
 

@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 
 /* The kernel's events, from available_events ("subsystem:event" lines). */
 struct evset;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "ftrace_merge.h"
-#include "repair.h"
+#include "formats/atrace/repair.h"
 
 #define READ_CHUNK (1u << 20)
 

@@ -13,10 +13,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "lib/error.h"
 #include "ftrace_merge.h"
-#include "ftrace_norm.h"
-#include "tracewriter.h"
+#include "formats/atrace/ftrace_norm.h"
+#include "formats/html/tracewriter.h"
 
 struct fconv {
     /* the kernel's text: read(2)-like (fconv_read_fd with src = &fd, or

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define READ_MAX (16u << 20)
 #define NEED_ROOT "host tracing needs root: run systrace as root (for example with sudo)"

@@ -22,8 +22,8 @@
 
 #include <limits.h>
 
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 #include "ftrace_kstate.h"
 
 #define TRACEFS_INSTANCE_PREFIX "systrace-"

@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 
 enum kval_kind {
     KV_PLAIN,       /* tracing_on, current_tracer, options/x: the text as read */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ftrace_norm.h"
+#include "formats/atrace/ftrace_norm.h"
 
 struct fsrc {
     int fd;

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "ftrace_norm.h"
+#include "lib/error.h"
+#include "formats/atrace/ftrace_norm.h"
 
 #define FMERGE_BUF (256u << 10)
 

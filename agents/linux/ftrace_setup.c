@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *detail)
 {

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "capture.h"
+#include "agents/capture.h"
 #include "ftrace_cats.h"
 #include "ftrace_fs.h"
 

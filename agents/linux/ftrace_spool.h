@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "lib/error.h"
 #include "ftrace_fs.h"
 
 struct spools {

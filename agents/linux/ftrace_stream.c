@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 #define BUF_MAX (1u << 20)
 #define BUF_MIN (64u << 10)

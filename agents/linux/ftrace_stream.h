@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "lib/error.h"
 
 struct fstream;
 

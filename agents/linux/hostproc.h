@@ -15,8 +15,8 @@
 #ifndef SYSTRACE_HOSTPROC_H
 #define SYSTRACE_HOSTPROC_H
 
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 
 /* Both tables (process and thread) from the /proc at proc_root (NULL:
  * "/proc"); `tasks`, when not NULL, gets `/proc/PID/task/TID` items

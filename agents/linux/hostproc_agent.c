@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "agent.h"
+#include "agents/agent.h"
 #include "hostproc.h"
 
 #define SNAP_MAX (32u << 20)

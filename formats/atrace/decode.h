@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "error.h"
-#include "sink.h"
+#include "lib/error.h"
+#include "lib/sink.h"
 
 enum decode_mode { DECODE_ATRACE, DECODE_TEXT };
 

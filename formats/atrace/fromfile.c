@@ -16,12 +16,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "astage.h"
+#include "lib/astage.h"
 #include "decode.h"
-#include "dynbuf.h"
+#include "lib/dynbuf.h"
 #include "ftrace_norm.h"
 #include "htmlextract.h"
-#include "mtrace.h"
+#include "formats/mtrace/mtrace.h"
 #include "repair.h"
 
 #define SNIFF_MAX (64 * 1024)

@@ -18,8 +18,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "error.h"
-#include "tracewriter.h"
+#include "lib/error.h"
+#include "formats/html/tracewriter.h"
 
 enum ff_kind {
     FF_UNKNOWN, FF_ATRACE, FF_ZLIB, FF_TEXT, FF_HTML, FF_JSON, FF_METHODTRACE,

@@ -29,9 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "lib/error.h"
 #include "repair.h"
-#include "sink.h"
+#include "lib/sink.h"
 
 #define FNORM_LINE_MAX 4096
 #define FNORM_AUTO 2

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dynbuf.h"
+#include "lib/dynbuf.h"
 
 static const char pat_block[] = "<script class=\"trace-data\"";
 static const char pat_legacy[] = "var linuxPerfData = \"";

@@ -14,8 +14,8 @@
 #define SYSTRACE_HTMLEXTRACT_H
 
 #include <stddef.h>
-#include "error.h"
-#include "sink.h"
+#include "lib/error.h"
+#include "lib/sink.h"
 
 #define HTMLX_LINE_MAX (16u << 20)
 

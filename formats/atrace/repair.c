@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dynbuf.h"
+#include "lib/dynbuf.h"
 
 #define PENDING_MAX (1u << 20)
 

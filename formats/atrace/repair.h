@@ -21,8 +21,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "error.h"
-#include "sink.h"
+#include "lib/error.h"
+#include "lib/sink.h"
 
 #define REPAIR_PREFIX_MAX 4096
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "assets.h"
-#include "outfile.h"
+#include "lib/outfile.h"
 #include "tracewriter_int.h"
 
 #define HEADER_MAX 4096             /* leading '#' lines replayed per block */

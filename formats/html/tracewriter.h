@@ -42,8 +42,8 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include "error.h"
-#include "sink.h"
+#include "lib/error.h"
+#include "lib/sink.h"
 #include "viewer.h"
 
 enum tw_format { TW_HTML, TW_JSON };

@@ -5,7 +5,7 @@
 #ifndef SYSTRACE_TRACEWRITER_INT_H
 #define SYSTRACE_TRACEWRITER_INT_H
 
-#include "dynbuf.h"
+#include "lib/dynbuf.h"
 #include "tracewriter.h"
 
 #define CARRY_MAX 8

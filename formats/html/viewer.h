@@ -17,8 +17,8 @@
 #define SYSTRACE_VIEWER_H
 
 #include <stddef.h>
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 
 #define VIEWER_DEBIAN_DIR "/usr/share/go-1.19/src/cmd/trace/static"
 #define VIEWER_MAX (64u << 20)

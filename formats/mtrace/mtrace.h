@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "lib/error.h"
 
 #define MTRACE_MAX_DEPTH 100000u    /* frames per thread */
 

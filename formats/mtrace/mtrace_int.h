@@ -1,5 +1,5 @@
 /*
- * Internals shared by the agents/mtrace_*.c files (not a public API).
+ * Internals shared by the formats/mtrace/mtrace_*.c files (not a public API).
  *
  * Layers, bottom up:
  *   mtrace_table.c   method table (hash by id) and thread table (by u16 id)
@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dynbuf.h"
-#include "error.h"
+#include "lib/dynbuf.h"
+#include "lib/error.h"
 #include "mtrace.h"
 
 #define MT_NTHREADS 65536u

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dynbuf.h"
+#include "lib/dynbuf.h"
 #include "mtrace.h"
 
 #define MT_JW_BUF 65536u

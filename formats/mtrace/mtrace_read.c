@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 enum { RS_START, RS_KEY, RS_HEADER, RS_RECORDS, RS_STREAM, RS_DONE, RS_STOP,
        RS_ERROR };

@@ -35,9 +35,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "error.h"
-#include "sink.h"
-#include "tracewriter.h"
+#include "lib/error.h"
+#include "lib/sink.h"
+#include "formats/html/tracewriter.h"
 
 #define TEV_CPU_PID 1000000000      /* above any Linux pid (max 2^22) */
 #define TEV_DEPTH_MAX 512

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "outfile.h"
+#include "lib/outfile.h"
 #include "tevents_int.h"
 
 static enum st_err f_write(void *ctx, const void *p, size_t n)

@@ -8,8 +8,8 @@
 #ifndef SYSTRACE_TEVENTS_INT_H
 #define SYSTRACE_TEVENTS_INT_H
 
-#include "dynbuf.h"
-#include "outfile.h"
+#include "lib/dynbuf.h"
+#include "lib/outfile.h"
 #include "tevents.h"
 
 /* Open-addressing hash map from byte keys to pointers, at most max keys. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 static void fuzz_reply(const uint8_t *p, size_t n, size_t chunk)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "adb_wire.h"
+#include "adb/adb_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /*
- * Fuzz the app-profile alignment's ftrace line parser (agents/align_line.c)
+ * Fuzz the app-profile alignment's ftrace line parser (agents/android/align_line.c)
  * and feed what it finds through the alignment math: every input line is
  * parsed (bytes up to each LF), B lines become both sets, and the refine
  * must not crash or report more matches than calls.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "align.h"
+#include "agents/android/align.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

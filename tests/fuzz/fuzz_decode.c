@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "decode.h"
-#include "repair.h"
+#include "formats/atrace/decode.h"
+#include "formats/atrace/repair.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atrace_cmd.h"
-#include "repair.h"
+#include "agents/android/atrace_cmd.h"
+#include "formats/atrace/repair.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

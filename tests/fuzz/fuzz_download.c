@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "download.h"
+#include "src/download.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "fromfile.h"
-#include "tracewriter.h"
+#include "formats/atrace/fromfile.h"
+#include "formats/html/tracewriter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

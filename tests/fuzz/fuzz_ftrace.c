@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ftrace_cats.h"
-#include "ftrace_kstate.h"
-#include "ftrace_norm.h"
+#include "agents/linux/ftrace_cats.h"
+#include "agents/linux/ftrace_kstate.h"
+#include "formats/atrace/ftrace_norm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

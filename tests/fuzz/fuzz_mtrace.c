@@ -3,15 +3,15 @@
  * profile (text and TSV), call graph and trace-event JSON, with the input
  * fed in pieces whose size comes from the first byte (so items split at
  * every position).  Build:
- *   clang -fsanitize=fuzzer,address,undefined -Isrc -Iadb -Iagents \
- *     tests/fuzz/fuzz_mtrace.c agents/mtrace_*.c src/dynbuf.c \
- *     src/error.c src/debug.c -lz -lcrypto
+ *   clang -fsanitize=fuzzer,address,undefined -I. \
+ *     tests/fuzz/fuzz_mtrace.c formats/mtrace/mtrace_*.c lib/dynbuf.c \
+ *     lib/error.c lib/debug.c -lz -lcrypto
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "mtrace.h"
+#include "formats/mtrace/mtrace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

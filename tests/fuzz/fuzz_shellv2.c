@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 struct tally {
     uint64_t out, err;

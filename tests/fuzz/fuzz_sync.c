@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 struct tally {
     uint64_t data, events;

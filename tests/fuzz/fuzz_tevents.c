@@ -1,4 +1,4 @@
-/* libFuzzer target: the trace-event converter (agents/tevents*.c).  The
+/* libFuzzer target: the trace-event converter (formats/tevents/tevents*.c).  The
  * input is a process dump and ftrace text separated by the first NUL,
  * fed in chunks of a size taken from the first byte; whatever the input,
  * the output must be one valid JSON document (checked by a small
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dynbuf.h"
-#include "tevents.h"
+#include "lib/dynbuf.h"
+#include "formats/tevents/tevents.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

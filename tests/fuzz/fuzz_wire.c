@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adb_wire.h"
+#include "adb/adb_wire.h"
 
 struct fz {
     struct adb_ptrans base;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dynbuf.h"
+#include "lib/dynbuf.h"
 
 struct sim_opts {
     int port;                   /* 0: pick a free one */

@@ -20,8 +20,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "adb_wire.h"
-#include "packet.h"
+#include "adb/adb_wire.h"
+#include "adb/packet.h"
 
 struct sim_auth {
     struct sim_device *dev;

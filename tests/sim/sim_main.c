@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "debug.h"
+#include "lib/debug.h"
 
 volatile sig_atomic_t sim_stopping;
 

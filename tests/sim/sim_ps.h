@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "dynbuf.h"
+#include "lib/dynbuf.h"
 
 /* What a thread writes to trace_marker, by atrace category group. */
 enum sim_role {

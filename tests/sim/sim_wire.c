@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "debug.h"
-#include "packet.h"
+#include "lib/debug.h"
+#include "adb/packet.h"
 
 #define IN_WINDOW (4u << 20)
 

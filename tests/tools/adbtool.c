@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "adb.h"
+#include "adb/adb.h"
 
 static int cancel_pipe[2] = {-1, -1};
 

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "adb.h"
-#include "adb_wire.h"
+#include "adb/adb.h"
+#include "adb/adb_wire.h"
 
 static int cancel_pipe[2] = {-1, -1};
 

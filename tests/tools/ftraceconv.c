@@ -1,8 +1,8 @@
 /*
  * Test and bench driver: converts saved host kernel text into a systrace
  * HTML page (or -j JSON) through the same path as --target=linux
- * (agents/ftrace_conv.c); several inputs are per-CPU texts merged by time
- * as --stream's spools are (agents/ftrace_merge.c).  So the conversion can
+ * (agents/linux/ftrace_conv.c); several inputs are per-CPU texts merged by time
+ * as --stream's spools are (agents/linux/ftrace_merge.c).  So the conversion can
  * be timed on its own.  -w ID: the capture's clock-sync id, looked for as
  * the capture does.
  *   ftraceconv [-j] [-w ID] OUT IN [IN...]
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ftrace_conv.h"
-#include "ftrace_merge.h"
-#include "viewer.h"
+#include "agents/linux/ftrace_conv.h"
+#include "agents/linux/ftrace_merge.h"
+#include "formats/html/viewer.h"
 
 int main(int argc, char **argv)
 {

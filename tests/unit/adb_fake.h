@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 struct fake_dev {
     struct adb_device base;

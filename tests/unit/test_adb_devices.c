@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 static const char sample[] =
     "emulator-5554          device product:sdk_gphone_x86 model:Android_SDK_built_for_x86 "

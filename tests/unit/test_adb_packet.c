@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "packet.h"
+#include "adb/packet.h"
 
 /* The CNXN the Debian 29.0.6 server sends (reference notes, observed). */
 static const char host_banner[] =

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 static void test_quote_exact(void **state)
 {

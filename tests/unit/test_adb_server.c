@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 enum op { OP_END, OP_REQ, OP_SEND, OP_RAW, OP_HOLD };
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "adb_int.h"
+#include "adb/adb_int.h"
 
 struct out {
     struct dynbuf o, e;

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "adb_usb.h"
-#include "adb_wire.h"
+#include "adb/adb_usb.h"
+#include "adb/adb_wire.h"
 
 #define MAXQ 64
 

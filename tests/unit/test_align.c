@@ -1,10 +1,10 @@
-/* Unit tests for the app-profile alignment (agents/align*.c): the ftrace
+/* Unit tests for the app-profile alignment (agents/android/align*.c): the ftrace
  * line parser, the clock-sync estimate (ART parent_ts with float
  * rounding, Dalvik realtime_ts), and the refinement by sections with
  * noise, missing lines, a far-off clock and no usable pairs. */
 #include "testutil.h"
 
-#include "align.h"
+#include "agents/android/align.h"
 
 static enum align_kind parse(const char *s, struct align_line *l)
 {

@@ -1,10 +1,10 @@
-/* Unit tests for the threaded write stage (src/astage.c): every byte
+/* Unit tests for the threaded write stage (lib/astage.c): every byte
  * arrives once and in order whatever the write sizes, the next stage's
  * error comes back to the writer and stops the flow, and finishing or
  * freeing at any point is safe. */
 #include "testutil.h"
 
-#include "astage.h"
+#include "lib/astage.h"
 
 struct sinkstate {
     struct dynbuf got;

@@ -1,11 +1,11 @@
-/* Unit tests for the pure atrace helpers (agents/atrace_cmd.c) and the
+/* Unit tests for the pure atrace helpers (agents/android/atrace_cmd.c) and the
  * command line (src/options.c): catapult's argument vectors (the examples
  * verified against catapult in catapult-systrace.md §3.1), category
  * parsing, SDK parsing and output naming. */
 #include "testutil.h"
 
-#include "atrace_cmd.h"
-#include "options.h"
+#include "agents/android/atrace_cmd.h"
+#include "src/options.h"
 
 static const char listing[] =
     "         gfx - Graphics\n"
@@ -44,7 +44,9 @@ static void plan_is(int argc, const char **argv, int compress, const char *mode,
     struct atrace_plan p;
     struct dynbuf un;
     dynbuf_init(&un, 4096);
-    assert_int_equal(atrace_plan_make(&o, &c, compress, &p, &un), ST_OK);
+    struct capture_opts co;
+    options_capture(&o, &co);
+    assert_int_equal(atrace_plan_make(&co, &c, compress, &p, &un), ST_OK);
     const char **v = atrace_plan_argv(&p, mode);
     char *s = joined(v);
     assert_string_equal(s, want);

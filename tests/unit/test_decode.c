@@ -1,11 +1,11 @@
-/* Unit tests for the atrace dump decoder (agents/decode.c) against
+/* Unit tests for the atrace dump decoder (formats/atrace/decode.c) against
  * catapult's expected outputs from the corpus and hand-made inputs, fed
  * in every chunk size so boundaries cannot hide bugs. */
 #include "testutil.h"
 
 #include <zlib.h>
 
-#include "decode.h"
+#include "formats/atrace/decode.h"
 
 static enum st_err run(enum decode_mode mode, const char *in, size_t n, size_t chunk,
                        struct dynbuf *out, char *detail)

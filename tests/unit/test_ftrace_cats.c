@@ -1,9 +1,9 @@
-/* Unit tests for the --target=linux categories (agents/ftrace_cats.c):
+/* Unit tests for the --target=linux categories (agents/linux/ftrace_cats.c):
  * availability against a kernel's available_events, expansion to events,
  * SUBSYSTEM/EVENT names, and catapult's -l text. */
 #include "testutil.h"
 
-#include "ftrace_cats.h"
+#include "agents/linux/ftrace_cats.h"
 
 /* A small kernel: sched without sched_waking, power with idle but no
  * cpu_frequency, irq, no binder. */

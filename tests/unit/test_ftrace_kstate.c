@@ -1,4 +1,4 @@
-/* Unit tests for the kernel-state restore list (agents/ftrace_kstate.c):
+/* Unit tests for the kernel-state restore list (agents/linux/ftrace_kstate.c):
  * what each tracefs file's text turns into when written back, and the
  * save-first/restore-newest-first behaviour on ordinary files. */
 #include "testutil.h"
@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "ftrace_kstate.h"
+#include "agents/linux/ftrace_kstate.h"
 
 static void value_is(enum kval_kind k, const char *text, const char *want)
 {

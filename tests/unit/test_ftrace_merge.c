@@ -1,4 +1,4 @@
-/* Unit tests for the per-CPU spool merge (agents/ftrace_merge.c): time
+/* Unit tests for the per-CPU spool merge (agents/linux/ftrace_merge.c): time
  * order across sources, stable ties, lines without a timestamp staying
  * with their predecessor, a line longer than the source buffer, no final
  * newline, an empty source, small read sizes, fmerge_to_file, and
@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "ftrace_merge.h"
+#include "agents/linux/ftrace_merge.h"
 
 static char dir[] = "/tmp/fmerge-test.XXXXXX";
 

@@ -1,11 +1,11 @@
-/* Unit tests for the host ftrace line normalisation (agents/ftrace_norm.c):
+/* Unit tests for the host ftrace line normalisation (formats/atrace/ftrace_norm.c):
  * the five-column flags of modern kernels become the four the classic
  * viewer's regex accepts, unknown flag letters are mapped, lost-event
  * lines become comments, function tracer lines get an event name, a TGID
  * column is added from a map; each case fed in several chunk sizes. */
 #include "testutil.h"
 
-#include "ftrace_norm.h"
+#include "formats/atrace/ftrace_norm.h"
 
 static enum st_err to_buf(void *ctx, const void *p, size_t n)
 {

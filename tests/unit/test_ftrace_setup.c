@@ -1,9 +1,9 @@
-/* Unit tests for the host tracing defaults (agents/ftrace_setup.c): the
+/* Unit tests for the host tracing defaults (agents/linux/ftrace_setup.c): the
  * per-CPU buffer -b gets when not given, with and without --stream, from
  * one CPU to many. */
 #include "testutil.h"
 
-#include "ftrace_setup.h"
+#include "agents/linux/ftrace_setup.h"
 
 static void default_buffer(void **st)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for the host process dump (agents/hostproc.c) on a fake /proc
+/* Unit tests for the host process dump (agents/linux/hostproc.c) on a fake /proc
  * tree: the toybox columns split the way the classic viewer and Perfetto
  * split them, kernel threads, odd names, vanished processes, numeric
  * order, and the task listing for the TGID map. */
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hostproc.h"
-#include "repair.h"
+#include "agents/linux/hostproc.h"
+#include "formats/atrace/repair.h"
 
 static char root[] = "/tmp/hostproc-test.XXXXXX";
 

@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "dynbuf.h"
-#include "mtrace.h"
-#include "mtrace_int.h"
-#include "mtrace_jw.h"
+#include "lib/dynbuf.h"
+#include "formats/mtrace/mtrace.h"
+#include "formats/mtrace/mtrace_int.h"
+#include "formats/mtrace/mtrace_jw.h"
 
 /* ---- building traces in memory ---- */
 

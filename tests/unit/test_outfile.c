@@ -1,4 +1,4 @@
-/* Unit tests for the atomic output file (src/outfile.c): the target
+/* Unit tests for the atomic output file (lib/outfile.c): the target
  * appears only on commit, with every byte in order; keep rewrites the tail
  * after writes of any size; a failed write (here: the file size limit)
  * is sticky, names the system's reason, and leaves no file behind. */
@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "lib/outfile.h"
 
 static char dir[] = "/tmp/outfile-test.XXXXXX";
 

@@ -1,9 +1,9 @@
-/* Unit tests for the line repairs (agents/repair.c, tgidmap.c): catapult's
+/* Unit tests for the line repairs (formats/atrace/repair.c, tgidmap.c): catapult's
  * TGID fixture from the corpus, the circular-buffer cut including its
  * corner cases, and the watched text, each fed in several chunk sizes. */
 #include "testutil.h"
 
-#include "repair.h"
+#include "formats/atrace/repair.h"
 
 static char *repair_all(const struct repair_opts *o, const char *in, size_t n,
                         size_t chunk, size_t *outlen)

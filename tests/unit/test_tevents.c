@@ -1,12 +1,12 @@
-/* Unit tests for the trace-event converter (agents/tevents*.c): the line
+/* Unit tests for the trace-event converter (formats/tevents/tevents*.c): the line
  * tokenizer against Perfetto's grammar (a table of accepted and refused
  * lines), atrace payloads, sched_switch args, JSON escaping, and whole
  * conversions (slices, counters, async pairs, CPU slices, names from the
  * process dump, circular-buffer rewinds) fed in several chunk sizes. */
 #include "testutil.h"
 
-#include "tevents.h"
-#include "tevents_int.h"
+#include "formats/tevents/tevents.h"
+#include "formats/tevents/tevents_int.h"
 
 static void line_table(void **st)
 {

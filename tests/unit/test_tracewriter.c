@@ -1,4 +1,4 @@
-/* Unit tests for the result writer's block splitting (src/tracewriter.c):
+/* Unit tests for the result writer's block splitting (formats/html/tracewriter.c):
  * ftrace parts fed through the real repair stage (circular-buffer cut
  * included) in several chunk and split sizes must read back, with the
  * split tags and replayed headers taken out, exactly as the unsplit
@@ -9,8 +9,8 @@
 
 #include <unistd.h>
 
-#include "repair.h"
-#include "tracewriter.h"
+#include "formats/atrace/repair.h"
+#include "formats/html/tracewriter.h"
 
 #define OPEN "  <script class=\"trace-data\" type=\"application/text\">\n"
 #define SPLIT "# </SCRIPT>\n" OPEN

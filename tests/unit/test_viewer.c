@@ -1,4 +1,4 @@
-/* Unit tests for the viewer lookup (src/viewer.c) and the download's pure
+/* Unit tests for the viewer lookup (formats/html/viewer.c) and the download's pure
  * parts (src/download.c): base64 bodies as gitiles sends them, raw
  * mirrors, the checksum table, the lookup order --viewer >
  * $SYSTRACE_VIEWER > cache > Debian > embedded, a bad cached copy being
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "download.h"
-#include "viewer.h"
+#include "src/download.h"
+#include "formats/html/viewer.h"
 
 #define DEB VIEWER_DEBIAN_DIR
 

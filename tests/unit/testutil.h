@@ -15,8 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "dynbuf.h"
-#include "sink.h"
+#include "lib/dynbuf.h"
+#include "lib/sink.h"
 
 static inline char *tu_read(const char *path, size_t *len)
 {

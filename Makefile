@@ -7,7 +7,8 @@
 #   make asan       build and run every test under ASan + UBSan
 #   make fuzz       long libFuzzer runs of every parser (FUZZ_SECONDS each)
 #   make bench      benchmarks, results in BENCHMARKS.md
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, bash
+#                   completion, docs); make uninstall removes exactly those
 #
 #   make libadb     the ADB client alone: build/libadb.a (adb/ + lib/) and its
 #                   unit tests linked against nothing else
@@ -59,7 +60,7 @@ ADB_UNIT_BIN := $(filter $(BUILD)/tests/test_adb_%,$(UNIT_BIN))
 SIM_SRC := $(wildcard tests/sim/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all deps test-deps demo check test asan fuzz bench install clean \
+.PHONY: all deps test-deps demo check test asan fuzz bench install uninstall clean \
         checksrc sim unit tools libadb
 
 BIN ?= systrace
@@ -150,10 +151,26 @@ bench: deps
 	$(MAKE) systrace sim
 	python3 scripts/bench/run.py
 
-install: systrace
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 systrace $(DESTDIR)$(PREFIX)/bin/systrace
+# What make install puts where (make uninstall removes exactly these).
+DOCS := README.md $(wildcard docs/*.md)
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALLED := $(PREFIX)/bin/systrace $(PREFIX)/share/man/man1/systrace.1 \
+             $(BASHCOMPDIR)/systrace $(DOCS:%=$(PREFIX)/share/doc/systrace/%) \
+             $(PREFIX)/share/doc/systrace/LICENSE
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PREFIX)/share/doc/systrace/docs
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/systrace
 	install -m 0644 docs/systrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/systrace.1
+	install -m 0644 scripts/completion/systrace.bash $(DESTDIR)$(BASHCOMPDIR)/systrace
+	install -m 0644 README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/systrace/
+	install -m 0644 $(wildcard docs/*.md) $(DESTDIR)$(PREFIX)/share/doc/systrace/docs/
+
+uninstall:
+	rm -f $(INSTALLED:%=$(DESTDIR)%)
+	-rmdir $(DESTDIR)$(PREFIX)/share/doc/systrace/docs $(DESTDIR)$(PREFIX)/share/doc/systrace \
+	    2>/dev/null
 
 clean:
 	rm -rf build build-asan build-fuzz systrace

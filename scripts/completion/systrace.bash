@@ -20,13 +20,14 @@ _systrace_categories()
 {
     local prog=$1; shift
     timeout "${SYSTRACE_COMPLETION_TIMEOUT:-3}" "$prog" "$@" -l </dev/null 2>/dev/null |
-        sed -n 's/^[[:space:]]*\([A-Za-z0-9_./]\{1,\}\)[[:space:]]\{1,\}[-:][[:space:]].*/\1/p'
+        sed -n '/^Presets/q; s/^[[:space:]]*\([A-Za-z0-9_./]\{1,\}\)[[:space:]]\{1,\}[-:][[:space:]].*/\1/p'
 }
 
+# Preset names from --help's "--preset=frames|startup|..." line.
 _systrace_presets()
 {
-    "$1" --help 2>/dev/null | sed -n 's/.*presets\{0,1\}: *\([a-z, ]*\).*/\1/p' | tr ', ' '\n\n' |
-        sed '/^$/d'
+    "$1" --help 2>/dev/null | grep -oE -- '--preset=[a-z|]+' | head -n 1 |
+        sed 's/^--preset=//' | tr '|' '\n'
 }
 
 _systrace()

@@ -1,0 +1,23 @@
+/*
+ * --open: show the written page in the user's browser, as Perfetto's
+ * record script does.  The browser is $BROWSER (a ':'-separated list, each
+ * entry a command, "%s" standing for the URL, as sensible-browser reads
+ * it), else xdg-open, else Debian's sensible-browser.  It is started
+ * detached (its own session, stdio on /dev/null, never waited for), so
+ * systrace returns at once and a browser that stays open never holds the
+ * terminal.  No browser is never an error for the capture: the caller
+ * prints the warning this leaves in `warn`.
+ */
+#ifndef SYSTRACE_BROWSER_H
+#define SYSTRACE_BROWSER_H
+
+#include <stddef.h>
+
+/* 0: a browser was started with file://ABSPATH; -1: none could be, with
+ * one line in warn. */
+int browser_open(const char *path, char *warn, size_t warnlen);
+
+/* --open was given, or $SYSTRACE_OPEN is set to something other than 0. */
+int browser_wanted(int flag);
+
+#endif

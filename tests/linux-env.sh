@@ -23,10 +23,47 @@ trap _linux_cleanup EXIT INT TERM
 need_tracefs() {
     [ "$(id -u)" = 0 ] || skip "host tracing tests need root (run make check as root)"
     grep -qw tracefs /proc/filesystems || skip "this kernel has no tracefs"
+    _linux_lock
+    _linux_stale_mounts
     mount -t tracefs nodev "$TFS" 2>/dev/null ||
         skip "cannot mount tracefs here (no CAP_SYS_ADMIN in this container?)"
     [ -f "$TFS/trace_marker" ] || { umount "$TFS"; skip "tracefs without trace_marker"; }
+    _linux_stale_instances
     umount "$TFS"
+}
+
+# The kernel's tracing state is one per machine: host tracing cases of
+# several checkouts (or a make check beside a make asan) take turns.
+_linux_lock() {
+    command -v flock >/dev/null || return 0
+    exec 9>"${TMPDIR:-/tmp}/systrace-linux-tests.lock"
+    flock -w 1800 9 || fail "another run's host tracing tests held the lock for 30 min"
+}
+
+# What a run killed outright (SIGKILL, a machine reset of a CI job) left
+# behind would otherwise be the "before" of this one: tracefs mounts of
+# test cases and of systrace runs that are gone.  Under the lock no other
+# case is running, so every such mount but ours is stale.
+_linux_stale_mounts() {
+    awk '$3 == "tracefs" || $3 == "debugfs" { print $2 }' /proc/self/mounts |
+        grep -E '/systrace-(test-tfs|tracefs-)[^/]*$' | while read -r m; do
+            [ "$m" = "$TFS" ] || { umount -l "$m" && rmdir "$m"; } 2>/dev/null
+        done
+}
+
+# Instances of systrace runs whose process is gone, and a test instance a
+# killed case left (systrace itself reaps the former, but only once it runs;
+# the "before" snapshot comes first).
+_linux_stale_instances() {
+    for d in "$TFS"/instances/systrace-*; do
+        [ -d "$d" ] || continue
+        n=${d##*/systrace-}
+        case "$n" in
+            *[!0-9]*) ;;
+            *) [ -d "/proc/$n" ] && continue ;;
+        esac
+        rmdir "$d" 2>/dev/null
+    done
 }
 
 # kernel_state FILE [DIR]: the tracing settings of the top level (or of DIR,

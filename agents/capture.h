@@ -64,6 +64,9 @@ struct capture {
     char **argv;                /* the command line, for the controller part */
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
+    /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
+     * for messages when systrace cannot; NULL where nothing is left behind */
+    const char *stop_hint;
     /* optional: sees every ftrace line the atrace agent collects (set by
      * an agent at create time; formats/atrace/repair.h repair_opts.observe) */
     void (*line_observer)(void *ctx, const char *line, size_t n);

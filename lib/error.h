@@ -31,6 +31,7 @@
     X(ST_EOFFLINE, "device offline")                                        \
     X(ST_EDEVICE, "device command failed")                                  \
     X(ST_EPERM, "permission denied")                                        \
+    X(ST_ENOSPC, "no space left on device")                                 \
     X(ST_EINTR, "interrupted")                                              \
     X(ST_ECHECKSUM, "checksum mismatch")                                    \
     X(ST_EUNSUPPORTED, "not supported")

@@ -16,14 +16,20 @@
 #include <unistd.h>
 
 #include "astage.h"
+#include "outpath.h"
+#include "tmpfiles.h"
+
+#define MAX_FREE_NAMES 1000
 
 struct outfile {
-    int fd;
-    int is_stdout;
+    int fd;                 /* the temporary file */
+    int flags;
     int committed;
     enum st_err err;
-    char errtext[128];
-    char *path, *tmp;
+    char errtext[300];
+    char *path;             /* as named; after a NOREPLACE commit, the name taken */
+    char *tmp;
+    struct outpath target;
     uint64_t written;       /* bytes handed on (or written) */
     struct astage *as;      /* NULL: no thread could be had, write directly */
     _Atomic int werrno;     /* errno of the stage's failed write */
@@ -32,8 +38,9 @@ struct outfile {
 static enum st_err fail(struct outfile *o, enum st_err e, int errnum)
 {
     if (!o->err) {
-        o->err = e;
-        snprintf(o->errtext, sizeof(o->errtext), "%s", strerror(errnum));
+        enum st_err why = outpath_errno(errnum, o->path ? o->path : "", o->errtext,
+                                        sizeof(o->errtext));
+        o->err = why == ST_EIO ? e : why;
     }
     return o->err;
 }
@@ -84,38 +91,77 @@ static enum st_err drain(struct outfile *o)
     return o->as && !o->err ? check(o, astage_drain(o->as)) : o->err;
 }
 
-enum st_err outfile_open(const char *path, struct outfile **out)
+/* The temporary file: beside the file it becomes, or under $TMPDIR for a
+ * target written in place. */
+static enum st_err make_tmp(struct outfile *o)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    size_t n = (o->target.dest ? strlen(o->target.dest) : strlen(dir)) + 32;
+    if (!(o->tmp = malloc(n)))
+        return fail(o, ST_ENOMEM, ENOMEM);
+    if (o->target.kind == OUTPATH_FILE)
+        snprintf(o->tmp, n, "%s.tmp.XXXXXX", o->target.dest);
+    else
+        snprintf(o->tmp, n, "%s/systrace-out.XXXXXX", dir);
+    o->fd = mkstemp(o->tmp);
+    if (o->fd < 0) {
+        int err = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        if (o->target.kind == OUTPATH_FILE)
+            return fail(o, ST_EIO, err);
+        snprintf(o->errtext, sizeof(o->errtext), "cannot stage it in %s: %s", dir,
+                 strerror(err));
+        return o->err = ST_EIO;
+    }
+    fcntl(o->fd, F_SETFD, FD_CLOEXEC);
+    tmpfiles_add(o->tmp);
+    if (o->target.kind == OUTPATH_FILE) {
+        /* mkstemp makes 0600: a new file gets the umask's mode, a replaced
+         * one keeps its own (and its owner, where we may set it) */
+        if (o->target.replaces && fchown(o->fd, o->target.uid, o->target.gid) != 0) {
+            /* not ours to give away: the mode is still kept */
+        }
+        if (fchmod(o->fd, o->target.mode) != 0)
+            return fail(o, ST_EIO, errno);
+    }
+    return ST_OK;
+}
+
+enum st_err outfile_open_flags(const char *path, int flags, struct outfile **out)
 {
     struct outfile *o = calloc(1, sizeof(*o));
     *out = o;
     if (!o)
         return ST_ENOMEM;
     o->fd = -1;
+    o->flags = flags;
+    if (!(o->path = dupstr(path)))
+        return fail(o, ST_ENOMEM, ENOMEM);
+    enum st_err e = outpath_resolve(path, &o->target, o->errtext, sizeof(o->errtext));
+    if (e)
+        return o->err = e;
+    if ((e = make_tmp(o)))
+        return e;
     o->as = astage_new(to_fd, o);
-    if (!strcmp(path, "-")) {
-        o->fd = STDOUT_FILENO;
-        o->is_stdout = 1;
-        o->path = dupstr(path);
-        return o->path ? ST_OK : ST_ENOMEM;
-    }
-    size_t n = strlen(path) + 16;
-    o->path = dupstr(path);
-    o->tmp = malloc(n);
-    if (!o->path || !o->tmp)
-        return ST_ENOMEM;
-    snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
-    o->fd = mkstemp(o->tmp);
-    if (o->fd < 0) {
-        free(o->tmp);
-        o->tmp = NULL;
-        return fail(o, errno == EACCES ? ST_EPERM : ST_EIO, errno);
-    }
-    /* mkstemp makes 0600; an output file gets the usual umask mode. */
-    mode_t um = umask(0);
-    umask(um);
-    if (fchmod(o->fd, 0666 & ~um) != 0)
-        return fail(o, ST_EIO, errno);
     return ST_OK;
+}
+
+enum st_err outfile_open(const char *path, struct outfile **out)
+{
+    return outfile_open_flags(path, 0, out);
+}
+
+int outfile_check(const char *path, int flags, char *err, size_t errlen)
+{
+    struct outfile *o;
+    enum st_err e = outfile_open_flags(path, flags, &o);
+    if (e && err)
+        snprintf(err, errlen, "%s", o ? outfile_errtext(o) : st_strerror(e));
+    outfile_free(o);
+    return e ? -1 : 0;
 }
 
 enum st_err outfile_write(struct outfile *o, const void *p, size_t n)
@@ -148,7 +194,7 @@ static enum st_err copy_range(struct outfile *o, uint64_t from, uint64_t to,
         ssize_t r = pread(o->fd, b, n, (off_t)(from + off));
         if (r != (ssize_t)n || pwrite(o->fd, b, n, (off_t)(to + off)) != (ssize_t)n) {
             free(b);
-            return fail(o, ST_EIO, r < 0 ? errno : EIO);
+            return fail(o, ST_EIO, r < 0 || errno ? errno : EIO);
         }
         done += n;
     }
@@ -160,8 +206,6 @@ enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b)
 {
     if (o->err)
         return o->err;
-    if (o->is_stdout)
-        return fail(o, ST_EUNSUPPORTED, ESPIPE);
     uint64_t end = outfile_tell(o);
     if (a > end || b > end)
         return fail(o, ST_EINVAL, EINVAL);
@@ -179,30 +223,105 @@ enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b)
     return ST_OK;
 }
 
-static void release(struct outfile *o)
+/* Rename into a name no file has: PATH, PATH-1.EXT, ... (never replacing
+ * one that appeared meanwhile: RENAME_NOREPLACE, or link on file systems
+ * without it). */
+static enum st_err rename_free(struct outfile *o)
 {
-    astage_free(o->as);
-    free(o->path);
-    free(o->tmp);
-    free(o);
+    for (unsigned n = 0; n < MAX_FREE_NAMES; n++) {
+        char *cand = outpath_candidate(o->target.dest, n);
+        if (!cand)
+            return fail(o, ST_ENOMEM, ENOMEM);
+        int r = renameat2(AT_FDCWD, o->tmp, AT_FDCWD, cand, RENAME_NOREPLACE);
+        if (r != 0 && (errno == EINVAL || errno == ENOSYS)) {
+            r = link(o->tmp, cand);
+            if (r == 0)
+                unlink(o->tmp);
+        }
+        if (r == 0) {
+            free(o->path);
+            o->path = cand;
+            return ST_OK;
+        }
+        int err = errno;
+        free(cand);
+        if (err != EEXIST)
+            return fail(o, ST_EIO, err);
+    }
+    return fail(o, ST_EIO, EEXIST);
+}
+
+/* A target written in place: copy the staged bytes into it. */
+static enum st_err copy_out(struct outfile *o)
+{
+    int to = !strcmp(o->path, "-") ? STDOUT_FILENO : open(o->path, O_WRONLY | O_CLOEXEC);
+    if (to < 0)
+        return fail(o, ST_EIO, errno);
+    enum st_err e = ST_OK;
+    unsigned char *b = malloc(1 << 20);
+    if (!b)
+        e = fail(o, ST_ENOMEM, ENOMEM);
+    for (off_t off = 0; !e;) {
+        ssize_t r = pread(o->fd, b, 1 << 20, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r < 0)
+                e = fail(o, ST_EIO, errno);
+            break;
+        }
+        int err = write_fd(to, b, (size_t)r);
+        if (err)
+            e = fail(o, ST_EIO, err);
+        off += r;
+    }
+    free(b);
+    if (to != STDOUT_FILENO && close(to) != 0 && !e)
+        e = fail(o, ST_EIO, errno);
+    return e;
+}
+
+static void drop_tmp(struct outfile *o)
+{
+    if (o->fd >= 0)
+        close(o->fd);
+    o->fd = -1;
+    if (o->tmp) {
+        unlink(o->tmp);
+        tmpfiles_forget(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
 }
 
 enum st_err outfile_commit(struct outfile *o)
 {
+    if (o->committed)
+        return o->err;
     if (o->as) {
         enum st_err e = astage_finish(o->as);
         if (!o->err)
             check(o, e);
     }
-    if (o->is_stdout || o->committed)
+    if (o->err)
         return o->err;
-    if (o->fd >= 0 && close(o->fd) != 0)
+    if (o->target.kind == OUTPATH_STREAM) {
+        if (!copy_out(o))
+            o->committed = 1;
+        drop_tmp(o);
+        return o->err;
+    }
+    if (close(o->fd) != 0)
         fail(o, ST_EIO, errno);
     o->fd = -1;
-    if (!o->err && rename(o->tmp, o->path) != 0)
-        fail(o, errno == EACCES ? ST_EPERM : ST_EIO, errno);
-    if (!o->err)
+    if (!o->err && (o->flags & OUTFILE_NOREPLACE))
+        rename_free(o);
+    else if (!o->err && rename(o->tmp, o->target.dest) != 0)
+        fail(o, ST_EIO, errno);
+    if (!o->err) {
         o->committed = 1;
+        tmpfiles_forget(o->tmp);
+    }
     return o->err;
 }
 
@@ -211,17 +330,24 @@ void outfile_free(struct outfile *o)
     if (!o)
         return;
     astage_free(o->as);     /* no write may follow the close */
-    o->as = NULL;
-    if (!o->is_stdout && o->fd >= 0)
+    if (!o->committed)
+        drop_tmp(o);
+    else if (o->fd >= 0)
         close(o->fd);
-    if (o->tmp && !o->committed)
-        unlink(o->tmp);
-    release(o);
+    outpath_free(&o->target);
+    free(o->tmp);
+    free(o->path);
+    free(o);
 }
 
 const char *outfile_errtext(const struct outfile *o)
 {
     return o->errtext[0] ? o->errtext : st_strerror(o->err);
+}
+
+enum st_err outfile_error(const struct outfile *o)
+{
+    return o->err;
 }
 
 const char *outfile_path(const struct outfile *o)
@@ -231,5 +357,5 @@ const char *outfile_path(const struct outfile *o)
 
 const char *outfile_tmppath(const struct outfile *o)
 {
-    return o->committed || o->is_stdout ? NULL : o->tmp;
+    return o->committed ? NULL : o->tmp;
 }

@@ -1,8 +1,23 @@
 /*
- * An output file that is never seen half-written: bytes go to a temporary
- * file beside the target (same directory, so rename is atomic) and the
- * target appears only on outfile_commit().  Errors are sticky: after the
- * first failed write every call is a no-op and commit reports the error.
+ * An output file that is never seen half-written and never destroys what
+ * is there.
+ *
+ * A regular file (or a new name) is written to a temporary file beside it
+ * and appears only on outfile_commit(), by rename.  A symlink is followed:
+ * the temporary file goes beside its target and the rename replaces the
+ * target, not the link.  A file being replaced keeps its mode (and, where
+ * allowed, its owner); a new one gets 0666 minus the umask.
+ *
+ * Anything else (stdout "-", /dev/null, /dev/stdout, a FIFO, a terminal) is
+ * never replaced: the bytes are staged in a file under $TMPDIR and copied
+ * into the target, opened as it is, at commit.  Staging keeps outfile_keep
+ * working and keeps a reader from seeing a trace that is then abandoned.
+ *
+ * A directory, a name ending in '/', a missing or closed directory fail at
+ * open, which the tool does before it starts tracing.  Errors are sticky:
+ * after the first failure every call is a no-op and commit reports it, with
+ * the reason in outfile_errtext ("No space left on device", ...).
+ * Temporary files are on the tmpfiles list until committed or freed.
  *
  * outfile_keep() rewrites the tail in place, which is how the circular
  * buffer repair drops (or, in catapult's odd corner case, repeats) a range
@@ -17,9 +32,14 @@
 
 struct outfile;
 
-/* Create the temporary file for PATH ("-": stdout, no keep support).
- * On failure *out is still set so the caller can read the error text. */
+/* Commit under the first free name of PATH, PATH-1.EXT, PATH-2.EXT ...
+ * instead of replacing PATH (raw dumps kept after a failure). */
+#define OUTFILE_NOREPLACE 1
+
+/* Create the temporary file for PATH ("-": stdout).  On failure *out is
+ * still set so the caller can read the error text. */
 enum st_err outfile_open(const char *path, struct outfile **out);
+enum st_err outfile_open_flags(const char *path, int flags, struct outfile **out);
 enum st_err outfile_write(struct outfile *o, const void *p, size_t n);
 uint64_t outfile_tell(const struct outfile *o);
 
@@ -27,15 +47,23 @@ uint64_t outfile_tell(const struct outfile *o);
  * b < a repeats [b, a).  Both offsets must be <= tell. */
 enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b);
 
-/* Flush, close and rename into place. */
+/* Flush, close and rename (or copy) into place. */
 enum st_err outfile_commit(struct outfile *o);
 /* Free; removes the temporary file unless committed.  NULL is a no-op. */
 void outfile_free(struct outfile *o);
 
+/* Would PATH open?  0, or -1 with outfile_errtext's text in err.  For
+ * outputs created only later (a raw dump after a failure), checked before
+ * tracing starts. */
+int outfile_check(const char *path, int flags, char *err, size_t errlen);
+
 /* errno-style text for the last failure. */
 const char *outfile_errtext(const struct outfile *o);
+/* The error, or ST_OK. */
+enum st_err outfile_error(const struct outfile *o);
+/* The path as named; after a NOREPLACE commit, the name it got. */
 const char *outfile_path(const struct outfile *o);
-/* The temporary file's name (NULL for stdout or once committed). */
+/* The temporary file's name (NULL once committed). */
 const char *outfile_tmppath(const struct outfile *o);
 
 #endif

@@ -4,32 +4,68 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "tmpfiles.h"
+
 static int pipefd[2] = {-1, -1};
-static volatile sig_atomic_t n_int, got_term, got_alarm, exit_first;
-static const char *volatile unlink_path;
-static struct sigaction old_int, old_term, old_alrm;
+static volatile sig_atomic_t n_int, got_hup, got_term, term_sig, got_alarm, exit_first,
+    hup_wakes = 1;
+static char hint[1024];
+static _Atomic int hint_set;
+static void (*volatile emergency_fn)(void *);
+static void *volatile emergency_ctx;
+
+static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE};
+#define NHANDLED (sizeof(handled) / sizeof(handled[0]))
+static struct sigaction old[NHANDLED];
+
+static void say(const char *s)
+{
+    if (write(STDERR_FILENO, s, strlen(s)) < 0) {
+        /* stderr is gone too: nothing left to tell */
+    }
+}
+
+static void exit_now(int sig)
+{
+    tmpfiles_unlink_all();
+    if (emergency_fn)
+        emergency_fn(emergency_ctx);
+    say(exit_first ? "\nsystrace: interrupted; nothing written\n"
+                   : "\nsystrace: interrupted again; exiting now, nothing written\n");
+    if (atomic_load(&hint_set)) {
+        say("systrace: ");
+        say(hint);
+        say("\n");
+    }
+    _exit(sig == SIGTERM ? 143 : sig == SIGQUIT ? 131 : 130);
+}
 
 static void handler(int sig)
 {
     int saved = errno;
-    if ((sig == SIGINT && ++n_int >= 2) || (exit_first && sig != SIGALRM)) {
-        static const char again[] = "\nsystrace: interrupted again; exiting now\n";
-        static const char once[] = "\nsystrace: interrupted; nothing written\n";
-        const char *msg = exit_first ? once : again;
-        size_t len = exit_first ? sizeof(once) - 1 : sizeof(again) - 1;
-        if (unlink_path)
-            unlink(unlink_path);    /* async-signal-safe */
-        if (write(STDERR_FILENO, msg, len) < 0) {
-            /* nothing to do */
-        }
-        _exit(sig == SIGTERM ? 143 : 130);
-    }
-    if (sig == SIGTERM)
+    int term = sig == SIGTERM || sig == SIGQUIT;
+    int intr = sig == SIGINT || sig == SIGHUP;
+    if (exit_first && (term || intr))
+        exit_now(sig);
+    if ((term && got_term) || (intr && n_int >= 2))
+        exit_now(sig);
+    if (term) {
         got_term = 1;
-    if (sig == SIGALRM)
+        term_sig = sig;
+    } else if (sig == SIGHUP && !hup_wakes) {
+        got_hup = 1;    /* noted; the collection under way goes on */
+        errno = saved;
+        return;
+    } else if (intr) {
+        n_int++;
+        got_hup |= sig == SIGHUP;
+    } else if (sig == SIGALRM) {
         got_alarm = 1;
+    }
     char c = (char)sig;
     if (write(pipefd[1], &c, 1) < 0) {
         /* the pipe is full: it is readable already, which is all we need */
@@ -48,18 +84,14 @@ int sig_install(void)
         }
     }
     struct sigaction sa;
-    sa.sa_handler = handler;
+    memset(&sa, 0, sizeof(sa));
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;    /* no SA_RESTART: blocking calls return EINTR */
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGALRM, &sa, &old_alrm);
+    for (size_t i = 0; i < NHANDLED; i++) {
+        sa.sa_handler = handled[i] == SIGPIPE ? SIG_IGN : handler;
+        sigaction(handled[i], &sa, &old[i]);
+    }
     return pipefd[0];
-}
-
-void sig_unlink_on_exit(const char *path)
-{
-    unlink_path = path;
 }
 
 void sig_exit_first(void)
@@ -67,14 +99,40 @@ void sig_exit_first(void)
     exit_first = 1;
 }
 
+void sig_set_hint(const char *text)
+{
+    atomic_store(&hint_set, 0);
+    if (!text)
+        return;
+    size_t n = strlen(text);
+    if (n >= sizeof(hint))
+        n = sizeof(hint) - 1;
+    memcpy(hint, text, n);
+    hint[n] = '\0';
+    atomic_store(&hint_set, 1);
+}
+
+void sig_set_emergency(void (*fn)(void *ctx), void *ctx)
+{
+    emergency_fn = NULL;
+    emergency_ctx = ctx;
+    emergency_fn = fn;
+}
+
+void sig_hangup_stops(int on)
+{
+    hup_wakes = on;
+}
+
 void sig_restore(void)
 {
-    unlink_path = NULL;
     exit_first = 0;
+    hup_wakes = 1;
+    sig_set_hint(NULL);
+    sig_set_emergency(NULL, NULL);
     alarm(0);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGALRM, &old_alrm, NULL);
+    for (size_t i = 0; i < NHANDLED; i++)
+        sigaction(handled[i], &old[i], NULL);
 }
 
 int sig_interrupts(void)
@@ -82,9 +140,19 @@ int sig_interrupts(void)
     return n_int;
 }
 
+int sig_hangup(void)
+{
+    return got_hup;
+}
+
 int sig_terminated(void)
 {
     return got_term;
+}
+
+int sig_exit_status(void)
+{
+    return !got_term ? 130 : term_sig == SIGQUIT ? 131 : 143;
 }
 
 int sig_alarmed(void)

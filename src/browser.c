@@ -2,6 +2,7 @@
 #include "browser.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ static int spawn(const char *cmd, const char *url)
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        signal(SIGPIPE, SIG_DFL);   /* ignored in systrace itself (signals.h) */
         setsid();
         if (fork() != 0)
             _exit(0);

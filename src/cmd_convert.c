@@ -128,9 +128,13 @@ int cmd_from_file(const struct st_options *o)
      * removing the unfinished output */
     sig_install();
     sig_exit_first();
-    sig_unlink_on_exit(tw_tmppath(w));
     struct ff_result res;
     e = fromfile_convert(o->from_file, w, &res);
+    if (e && e != ST_ETRUNCATED && tw_error(w)) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
+        rc = EXIT_ERROR;
+        goto done;
+    }
     if (e && e != ST_ETRUNCATED) {
         fprintf(stderr, "systrace: %s: %s\n", o->from_file,
                 res.detail[0] ? res.detail : st_strerror(e));

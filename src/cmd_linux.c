@@ -8,12 +8,11 @@
  *
  * Kernel state: the agents restore it after collecting, after errors,
  * Ctrl-C and SIGTERM; tracefs_close() here is the last line (and unmounts
- * what was mounted).  A second Ctrl-C exits at once: the SIGINT handler is
- * chained so the restore runs first (async-signal-safe subset).
+ * what was mounted).  A third Ctrl-C exits at once: the signal handler
+ * runs the restore first (async-signal-safe subset, tracefs_emergency).
  * Exit codes as cmd_live.c: 130 after Ctrl-C during collection, 143 after
  * SIGTERM.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,29 +27,11 @@
 #include "formats/html/tracewriter.h"
 #include "ui.h"
 
-/* What the chained SIGINT handler must reach. */
-static struct tracefs *volatile emergency_fs;
-static struct sigaction prev_int;
-
-static void on_sigint(int sig)
+/* Put the kernel back from the signal handler, when a third Ctrl-C exits
+ * at once (async-signal-safe). */
+static void emergency(void *ctx)
 {
-    /* the first Ctrl-C stops early and collects; the second exits in the
-     * previous handler, so put the kernel back first */
-    if (sig_interrupts() >= 1 && emergency_fs)
-        tracefs_emergency(emergency_fs);
-    if (prev_int.sa_handler != SIG_DFL && prev_int.sa_handler != SIG_IGN)
-        prev_int.sa_handler(sig);
-}
-
-static void chain_sigint(struct tracefs *t)
-{
-    struct sigaction sa;
-    if (sigaction(SIGINT, NULL, &prev_int) || (prev_int.sa_flags & SA_SIGINFO))
-        return;
-    sa = prev_int;
-    sa.sa_handler = on_sigint;
-    emergency_fs = t;
-    sigaction(SIGINT, &sa, NULL);
+    tracefs_emergency(ctx);
 }
 
 static int fail_msg(const char *what)
@@ -111,8 +92,8 @@ static int capture(struct run *r)
     r->c.raw_path = r->res.raw;
     enum st_err e = controller_run(&r->c, &r->u, r->res.w, r->sigfd);
     if (e) {
-        fail_msg(dynbuf_str(&r->c.err));
-        return sig_terminated() ? 143 : e == ST_EINTR ? 130 : EXIT_ERROR;
+        result_report_error(&r->res, "--target=linux", dynbuf_str(&r->c.err));
+        return sig_terminated() || e == ST_EINTR ? sig_exit_status() : EXIT_ERROR;
     }
     return result_commit(r->o, &r->res);
 }
@@ -136,7 +117,7 @@ int cmd_linux(const struct st_options *o)
     } else if (tracefs_open(t)) {
         rc = fail_msg(t->err);
     } else {
-        chain_sigint(t);
+        sig_set_emergency(emergency, t);
         r.c.tfs = t;
         snprintf(r.c.tracing_dir, sizeof(r.c.tracing_dir), "%.63s", t->root);
         if (t->notes[0])
@@ -155,7 +136,7 @@ int cmd_linux(const struct st_options *o)
                         "restored: %s\n", t->err);
         rc = rc ? rc : EXIT_ERROR;
     }
-    emergency_fs = NULL;
+    sig_set_emergency(NULL, NULL);
     tracefs_free(t);
     result_free(&r.res);
     dynbuf_free(&r.c.err);

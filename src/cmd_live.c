@@ -29,6 +29,7 @@ struct live {
     struct adb_device *dev;
     struct result res;
     int sigfd;
+    char stop_hint[300];
 };
 
 static int fail_msg(const char *who, const char *what)
@@ -97,8 +98,24 @@ static int connect_device(struct live *l)
     return EXIT_OK;
 }
 
+/* What a user runs when systrace could not stop tracing itself. */
+static void set_stop_hint(struct live *l)
+{
+    struct dynbuf q;
+    dynbuf_init(&q, 1024);
+    if (adb_is_plain_token(l->c.serial))
+        dynbuf_addstr(&q, l->c.serial);
+    else
+        adb_quote_arg(&q, l->c.serial);     /* nothing the user's shell expands */
+    snprintf(l->stop_hint, sizeof(l->stop_hint), "the device may still be tracing; stop it "
+             "with: adb -s %s shell atrace --async_stop", dynbuf_str(&q));
+    dynbuf_free(&q);
+    l->c.stop_hint = l->stop_hint;
+}
+
 static int prepare_output(struct live *l)
 {
+    set_stop_hint(l);
     int rc = result_open(l->o, ".atrace", &l->res);
     l->c.raw_path = l->res.raw;
     return rc;
@@ -108,8 +125,8 @@ static int capture(struct live *l)
 {
     enum st_err e = controller_run(&l->c, &l->u, l->res.w, l->sigfd);
     if (e) {
-        fprintf(stderr, "systrace: %s: %s\n", l->c.serial, dynbuf_str(&l->c.err));
-        return sig_terminated() ? 143 : e == ST_EINTR ? 130 : EXIT_ERROR;
+        result_report_error(&l->res, l->c.serial, dynbuf_str(&l->c.err));
+        return sig_terminated() || e == ST_EINTR ? sig_exit_status() : EXIT_ERROR;
     }
     return result_commit(l->o, &l->res);
 }

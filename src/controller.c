@@ -32,18 +32,19 @@ static void destroy(struct run *r)
         r->ops[i]->destroy(r->st[i]);
 }
 
-/* 1: stop tracing now; 0: keep waiting; -1: SIGTERM. */
+/* 1: stop tracing now; 0: keep waiting; -1: SIGTERM or a second Ctrl-C. */
 static int check_signals(struct capture *c)
 {
-    if (sig_terminated())
+    sig_drain();
+    if (sig_terminated() || sig_interrupts() >= 2)
         return -1;
     if (sig_interrupts()) {
-        sig_drain();
-        c->ui.note(c->ui.ctx, "Interrupted: stopping the trace early and collecting it "
-                              "(press Ctrl-C again to abort)");
+        c->ui.note(c->ui.ctx, sig_hangup() ? "Hang-up: stopping the trace early and "
+                                             "collecting it"
+                                           : "Interrupted: stopping the trace early and "
+                                             "collecting it (press Ctrl-C again to abort)");
         return 1;
     }
-    sig_drain();
     return 0;
 }
 
@@ -129,12 +130,24 @@ static enum st_err create_all(struct run *r, struct capture *c)
 static enum st_err interrupted(struct capture *c, enum st_err e)
 {
     if (sig_alarmed()) {
+        /* the agent's detail says what was kept; keep it after the cause */
+        struct dynbuf d;
+        dynbuf_init(&d, c->err.max);
+        dynbuf_printf(&d, "collecting the trace took longer than --collection-timeout=%d s",
+                      c->opt->collection_timeout_s);
+        if (c->err.len)
+            dynbuf_printf(&d, " (%s)", dynbuf_str(&c->err));
         dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "collecting the trace took longer than "
-                               "--collection-timeout=%d s", c->opt->collection_timeout_s);
+        dynbuf_addstr(&c->err, dynbuf_str(&d));
+        dynbuf_free(&d);
         return ST_ETIMEOUT;
     }
-    if (e == ST_EINTR && !c->err.len)
+    if (e != ST_EINTR)
+        return e;
+    if (sig_interrupts() >= 2 && !sig_terminated())
+        c->ui.note(c->ui.ctx, "Interrupted again: abandoning the trace and stopping tracing "
+                              "(Ctrl-C once more exits at once)");
+    if (!c->err.len)
         dynbuf_addstr(&c->err, sig_terminated() ? "terminated" : "interrupted");
     return e;
 }
@@ -143,10 +156,15 @@ enum st_err controller_run(struct capture *c, struct ui *u, struct tracewriter *
 {
     struct run r = {0};
     enum st_err e = create_all(&r, c);
+    sig_set_hint(c->stop_hint);     /* from here on the device may be tracing */
     if (!e)
         e = run_phase(&r, c, 0, w);
     if (!e && (e = wait_trace(c, u, sigfd)) == ST_EINTR)
-        dynbuf_addstr(&c->err, "terminated while tracing; tracing stopped, nothing written");
+        dynbuf_addstr(&c->err, sig_terminated() ? "terminated while tracing; tracing "
+                                                  "stopped, nothing written"
+                                                : "interrupted twice while tracing; "
+                                                  "tracing stopped, nothing written");
+    sig_hangup_stops(0);            /* a closed terminal must not cancel collection */
     if (!e) {
         c->ui.note(c->ui.ctx, "Tracing completed. Collecting output...");
         e = run_phase(&r, c, 1, w);
@@ -164,6 +182,7 @@ enum st_err controller_run(struct capture *c, struct ui *u, struct tracewriter *
         e = interrupted(c, e);
         cleanup(&r);
     }
+    sig_set_hint(NULL);
     destroy(&r);
     return e;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lib/outfile.h"
 
 void mtrace_cli_defaults(struct mtrace_cli_opts *o)
 {
@@ -76,12 +77,19 @@ static int finish(const char *input, enum st_err e, const char *err,
     return EXIT_OK;
 }
 
-/* An output file being written: a temp file next to the target. */
+/* An output file being written: through an outfile (lib/outfile.h: temp
+ * file and rename, modes, non-regular targets), seen as a FILE so the
+ * engine's printers can use stdio.  Without -o (or with -): stdout. */
 struct out_file {
     FILE *f;
-    char *tmp;
+    struct outfile *o;
     const char *path;
 };
+
+static ssize_t cookie_write(void *ctx, const char *p, size_t n)
+{
+    return outfile_write(ctx, p, n) ? -1 : (ssize_t)n;
+}
 
 static int out_open(struct out_file *o, const char *path)
 {
@@ -91,23 +99,12 @@ static int out_open(struct out_file *o, const char *path)
         o->f = stdout;
         return 0;
     }
-    size_t n = strlen(path) + 16;
-    o->tmp = malloc(n);
-    if (!o->tmp)
-        return -1;
-    snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(o->tmp);
-    if (fd >= 0)
-        o->f = fdopen(fd, "w");
-    if (!o->f) {
+    static const cookie_io_functions_t io = {.write = cookie_write};
+    if (outfile_open(path, &o->o) || !(o->f = fopencookie(o->o, "w", io))) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", path,
-                strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(o->tmp);
-        }
-        free(o->tmp);
-        o->tmp = NULL;
+                o->o ? outfile_errtext(o->o) : strerror(errno));
+        outfile_free(o->o);
+        o->o = NULL;
         return -1;
     }
     return 0;
@@ -116,24 +113,16 @@ static int out_open(struct out_file *o, const char *path)
 /* Keep (rename into place) or drop the output; returns 0 if kept. */
 static int out_close(struct out_file *o, int keep)
 {
-    int rc = 0;
-    if (!o->tmp)
+    if (!o->o)
         return fflush(stdout) == 0 || !keep ? 0 : -1;
-    if (fclose(o->f) != 0 && keep) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", o->path,
-                strerror(errno));
-        keep = 0;
+    int rc = 0, failed = fclose(o->f) != 0;
+    if (keep && !failed)
+        failed = outfile_commit(o->o) != ST_OK;
+    if (keep && failed) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", o->path, outfile_errtext(o->o));
         rc = -1;
     }
-    if (keep && rename(o->tmp, o->path) != 0) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", o->path,
-                strerror(errno));
-        rc = -1;
-        keep = 0;
-    }
-    if (!keep)
-        unlink(o->tmp);
-    free(o->tmp);
+    outfile_free(o->o);     /* removes the temporary file unless committed */
     return rc;
 }
 

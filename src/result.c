@@ -4,14 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "lib/signals.h"
+#include "lib/outfile.h"
 
-/* trace.html -> trace<ext> */
+/* trace.html -> trace<ext>; for an output written in place (stdout,
+ * /dev/null, a FIFO) trace<ext> in the working directory, not beside it. */
 static char *raw_path_for(const char *out, const char *ext)
 {
+    struct stat st;
+    if (!strcmp(out, "-") || (stat(out, &st) == 0 && !S_ISREG(st.st_mode)))
+        out = "trace";
     size_t n = strlen(out);
     const char *slash = strrchr(out, '/');
     const char *dot = strrchr(out, '.');
@@ -41,7 +46,12 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
                 r->w ? tw_errtext(r->w) : st_strerror(e));
         return EXIT_ERROR;
     }
-    sig_unlink_on_exit(tw_tmppath(r->w));     /* a second Ctrl-C leaves nothing */
+    char err[300];
+    if (outfile_check(r->raw, OUTFILE_NOREPLACE, err, sizeof(err))) {
+        /* where a failed collection keeps its data: checked before tracing */
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->raw, err);
+        return EXIT_ERROR;
+    }
     return open_trace_events(o, r->w, &r->te) ? EXIT_ERROR : EXIT_OK;
 }
 
@@ -60,11 +70,17 @@ int result_commit(const struct st_options *o, struct result *r)
 
 void result_free(struct result *r)
 {
-    sig_unlink_on_exit(NULL);
     tw_free(r->w);
     tevents_free(r->te);
     viewer_free(&r->v);
     free(r->out);
     free(r->raw);
     memset(r, 0, sizeof(*r));
+}
+
+void result_report_error(const struct result *r, const char *who, const char *detail)
+{
+    if (r->w && tw_error(r->w))
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, tw_errtext(r->w));
+    fprintf(stderr, "systrace: %s: %s\n", who, detail);
 }

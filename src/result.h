@@ -27,4 +27,8 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
 int result_commit(const struct st_options *o, struct result *r);
 void result_free(struct result *r);
 
+/* A capture failed: "systrace: WHO: DETAIL", preceded by the output's own
+ * error when writing it is what failed (a full disk, not the device). */
+void result_report_error(const struct result *r, const char *who, const char *detail);
+
 #endif

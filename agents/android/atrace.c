@@ -18,6 +18,7 @@
 #include "agents/agent.h"
 #include "atrace_cmd.h"
 #include "lib/debug.h"
+#include "lib/outfile.h"
 #include "formats/atrace/decode.h"
 #include "devcmd.h"
 #include "formats/atrace/ftrace_norm.h"
@@ -36,8 +37,7 @@ struct atrace {
     struct decoder *dec;
     struct fnorm *norm;     /* 5-column flags (device kernels >= 5.18) */
     struct repair *rep;
-    FILE *raw;
-    char *raw_tmp;
+    struct outfile *raw;    /* the dump as received, kept only if collection fails */
     uint64_t raw_bytes;
     struct dynbuf errtext;  /* stderr of the dump command */
 };
@@ -214,8 +214,8 @@ static enum st_err stop(void *state)
 static enum st_err on_dump(void *ctx, const void *p, size_t n)
 {
     struct atrace *a = ctx;
-    if (a->raw && fwrite(p, 1, n, a->raw) != n) {
-        fclose(a->raw);     /* the tee is a safety net; carry on without it */
+    if (a->raw && outfile_write(a->raw, p, n)) {
+        outfile_free(a->raw);   /* the tee is a safety net; carry on without it */
         a->raw = NULL;
     }
     a->raw_bytes += n;
@@ -248,37 +248,25 @@ static enum st_err load_tgids(struct atrace *a, struct tgid_map *m)
 
 static void open_raw(struct atrace *a)
 {
-    const char *path = a->c->raw_path;
-    if (!path)
-        return;
-    size_t n = strlen(path) + 8;
-    a->raw_tmp = malloc(n);
-    if (!a->raw_tmp)
-        return;
-    snprintf(a->raw_tmp, n, "%s.part", path);
-    a->raw = fopen(a->raw_tmp, "wb");
+    if (a->c->raw_path && outfile_open_flags(a->c->raw_path, OUTFILE_NOREPLACE, &a->raw)) {
+        outfile_free(a->raw);
+        a->raw = NULL;
+    }
 }
 
-/* Keep the raw bytes under their final name; 1 if kept. */
-static int keep_raw(struct atrace *a)
+/* Keep the raw bytes under a name no other file has (never an earlier
+ * run's dump); that name, or NULL. */
+static const char *keep_raw(struct atrace *a)
 {
-    if (!a->raw)
-        return 0;
-    int ok = fclose(a->raw) == 0 && a->raw_bytes > 0 &&
-             rename(a->raw_tmp, a->c->raw_path) == 0;
-    a->raw = NULL;
-    if (!ok)
-        remove(a->raw_tmp);
-    return ok;
+    if (!a->raw || !a->raw_bytes || outfile_commit(a->raw))
+        return NULL;
+    return outfile_path(a->raw);
 }
 
 static void drop_raw(struct atrace *a)
 {
-    if (a->raw) {
-        fclose(a->raw);
-        a->raw = NULL;
-        remove(a->raw_tmp);
-    }
+    outfile_free(a->raw);
+    a->raw = NULL;
 }
 
 static enum st_err dump_failed(struct atrace *a, enum st_err e, const char *what)
@@ -287,10 +275,11 @@ static enum st_err dump_failed(struct atrace *a, enum st_err e, const char *what
     struct dynbuf d;
     dynbuf_init(&d, 4096);
     dynbuf_addstr(&d, what);
-    if (keep_raw(a))
+    const char *kept = keep_raw(a);
+    if (kept)
         dynbuf_printf(&d, "; the %llu bytes received are kept in %s (convert them "
                           "later with: systrace --from-file %s)",
-                      (unsigned long long)a->raw_bytes, c->raw_path, c->raw_path);
+                      (unsigned long long)a->raw_bytes, kept, kept);
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&d));
     dynbuf_free(&d);
@@ -335,8 +324,9 @@ static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
     }
     if (e == ST_ETRUNCATED) {
         c->ui.warn(c->ui.ctx, "%s", decoder_detail(a->dec));
-        if (keep_raw(a))
-            c->ui.warn(c->ui.ctx, "raw data kept in %s", c->raw_path);
+        const char *kept = keep_raw(a);
+        if (kept)
+            c->ui.warn(c->ui.ctx, "raw data kept in %s", kept);
     } else if (e) {
         return dump_failed(a, e, decoder_detail(a->dec));
     }
@@ -418,7 +408,6 @@ static void destroy(void *state)
     if (!a)
         return;
     drop_raw(a);
-    free(a->raw_tmp);
     decoder_free(a->dec);
     fnorm_free(a->norm);
     repair_free(a->rep);

@@ -222,11 +222,21 @@ static void keep_spool(struct ftrace *f)
 {
     if (!f->spool || !spools_exist(&f->sp))
         return;
-    if (!sig_terminated() && !spools_merge_to(&f->sp, f->c->raw_path))
+    char *kept = NULL;
+    if (!sig_terminated() && !spools_merge_to(&f->sp, f->c->raw_path, &kept))
         f->c->ui.warn(f->c->ui.ctx, "the raw trace is kept in %s (convert it later with: "
-                                    "systrace --from-file %s)", f->c->raw_path,
-                      f->c->raw_path);
+                                    "systrace --from-file %s)", kept, kept);
+    free(kept);
     spools_remove(&f->sp);
+}
+
+/* SYSTRACE_KEEP_RAW=1: the merged stream beside the page. */
+static void keep_raw_text(struct ftrace *f)
+{
+    char *kept = NULL;
+    if (!spools_merge_to(&f->sp, f->c->raw_path, &kept))
+        f->c->ui.note(f->c->ui.ctx, "Raw kernel text kept in %s", kept);
+    free(kept);
 }
 
 static void restore(struct ftrace *f)
@@ -300,8 +310,8 @@ static enum st_err collect(void *state, struct tracewriter *w)
     const char *keep = getenv("SYSTRACE_KEEP_RAW");
     if (e)
         keep_spool(f);
-    else if (f->spool && keep && !strcmp(keep, "1") && !spools_merge_to(&f->sp, f->c->raw_path))
-        f->c->ui.note(f->c->ui.ctx, "Raw kernel text kept in %s", f->c->raw_path);
+    else if (f->spool && keep && !strcmp(keep, "1"))
+        keep_raw_text(f);
     spools_remove(&f->sp);
     restore(f);
     return e;

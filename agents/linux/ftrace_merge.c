@@ -1,6 +1,8 @@
 /* k-way merge of per-CPU ftrace text by timestamp; see ftrace_merge.h. */
 #include "ftrace_merge.h"
 
+#include "lib/outfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -185,22 +187,30 @@ ssize_t fmerge_read_norm(struct fmerge *m, struct fnorm *f, char *out, size_t ca
     return merge_into(m, f, out, cap);
 }
 
-int fmerge_to_file(char *const *paths, size_t n, const char *out_path)
+int fmerge_to_file(char *const *paths, size_t n, const char *out_path, char **kept)
 {
     struct fmerge *m;
     char err[64];
+    *kept = NULL;
     if (fmerge_open(paths, n, &m, err, sizeof(err)))
         return errno ? errno : EIO;
-    int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    char *buf = fd >= 0 ? malloc(1u << 20) : NULL;
-    int e = fd < 0 ? errno : buf ? 0 : ENOMEM;
+    struct outfile *o = NULL;
+    char *buf = malloc(1u << 20);
+    int e = buf ? 0 : ENOMEM;
+    if (!e && outfile_open_flags(out_path, OUTFILE_NOREPLACE, &o))
+        e = EIO;
     ssize_t r;
     while (!e && (r = fmerge_read(m, buf, 1u << 20)) != 0) {
-        if (r < 0 || write(fd, buf, (size_t)r) != r)
+        if (r < 0)
             e = errno ? errno : EIO;
+        else if (outfile_write(o, buf, (size_t)r))
+            e = EIO;
     }
-    if (fd >= 0 && close(fd) && !e)
-        e = errno;
+    if (!e && outfile_commit(o))
+        e = EIO;
+    if (!e && !(*kept = strdup(outfile_path(o))))
+        e = ENOMEM;
+    outfile_free(o);
     free(buf);
     fmerge_free(m);
     return e;

@@ -33,7 +33,9 @@ ssize_t fmerge_read(struct fmerge *m, char *out, size_t cap);
 ssize_t fmerge_read_norm(struct fmerge *m, struct fnorm *f, char *out, size_t cap);
 void fmerge_free(struct fmerge *m);
 
-/* Merge paths into a new file at out_path; 0 or an errno value. */
-int fmerge_to_file(char *const *paths, size_t n, const char *out_path);
+/* Merge paths into a new file named out_path, or out_path-1.EXT ... when
+ * that exists (never replacing a file); 0 with the name taken in *kept
+ * (caller frees), or an errno value. */
+int fmerge_to_file(char *const *paths, size_t n, const char *out_path, char **kept);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ftrace_merge.h"
+#include "lib/tmpfiles.h"
 
 static int cmp_long(const void *a, const void *b)
 {
@@ -79,21 +80,26 @@ enum st_err spools_make(struct spools *s, struct tracefs *t, const char *base)
         s->n = i + 1;
         if (!s->pipes[i] || !s->files[i])
             e = ST_ENOMEM;
+        else
+            tmpfiles_add(s->files[i]);  /* gone even after an exit at once */
     }
     free(cpus);
     return e;
 }
 
-int spools_merge_to(const struct spools *s, const char *path)
+int spools_merge_to(const struct spools *s, const char *path, char **kept)
 {
-    return fmerge_to_file(s->files, s->n, path);
+    return fmerge_to_file(s->files, s->n, path, kept);
 }
 
 void spools_remove(const struct spools *s)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->files && s->files[i])
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->files && s->files[i]) {
             unlink(s->files[i]);
+            tmpfiles_forget(s->files[i]);
+        }
+    }
 }
 
 int spools_exist(const struct spools *s)
@@ -109,8 +115,10 @@ void spools_free(struct spools *s)
     for (size_t i = 0; i < s->n; i++) {
         if (s->pipes)
             free(s->pipes[i]);
-        if (s->files)
+        if (s->files && s->files[i]) {
+            tmpfiles_forget(s->files[i]);
             free(s->files[i]);
+        }
     }
     free(s->pipes);
     free(s->files);

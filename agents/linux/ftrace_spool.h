@@ -22,7 +22,7 @@ struct spools {
 /* Lists t's CPUs (numeric order). ST_ENOENT: no per_cpu directory. */
 enum st_err spools_make(struct spools *s, struct tracefs *t, const char *base);
 /* Merge into path (0 or an errno value); the spool files stay. */
-int spools_merge_to(const struct spools *s, const char *path);
+int spools_merge_to(const struct spools *s, const char *path, char **kept);
 void spools_remove(const struct spools *s);
 /* 1 if any spool file exists. */
 int spools_exist(const struct spools *s);

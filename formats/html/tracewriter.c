@@ -387,6 +387,11 @@ const char *tw_errtext(const struct tracewriter *w)
     return w->o ? outfile_errtext(w->o) : "out of memory";
 }
 
+enum st_err tw_error(const struct tracewriter *w)
+{
+    return w->o ? outfile_error(w->o) : ST_ENOMEM;
+}
+
 const char *tw_path(const struct tracewriter *w)
 {
     return w->o ? outfile_path(w->o) : "";

@@ -90,6 +90,9 @@ int tw_splits(const struct tracewriter *w);
 /* Payload bytes of the largest ftrace part. */
 uint64_t tw_max_part_bytes(const struct tracewriter *w);
 const char *tw_errtext(const struct tracewriter *w);
+/* The output's sticky error (ST_OK while writing works): tells a failed
+ * write apart from a failed input. */
+enum st_err tw_error(const struct tracewriter *w);
 const char *tw_path(const struct tracewriter *w);
 /* The temporary file being written (NULL once committed). */
 const char *tw_tmppath(const struct tracewriter *w);

@@ -103,12 +103,25 @@ static void long_line_and_empty(void **st)
     }
     char outp[128];
     snprintf(outp, sizeof(outp), "%s/merged", dir);
-    assert_int_equal(fmerge_to_file(p, 3, outp), 0);
+    char *kept = NULL;
+    assert_int_equal(fmerge_to_file(p, 3, outp, &kept), 0);
+    assert_string_equal(kept, outp);
     size_t n;
     char *got = tu_read(outp, &n);
     assert_int_equal(n, want_n);
     assert_memory_equal(got, want, n);
     free(got);
+    free(kept);
+    /* a second merge never replaces the first: it takes the next free name */
+    assert_int_equal(fmerge_to_file(p, 3, outp, &kept), 0);
+    char second[160];
+    snprintf(second, sizeof(second), "%s-1", outp);
+    assert_string_equal(kept, second);
+    free(kept);
+    got = tu_read(outp, &n);
+    assert_int_equal(n, want_n);
+    free(got);
+    unlink(second);
     free(want);
     free(c0);
 }

@@ -1,12 +1,19 @@
 /* Unit tests for the atomic output file (lib/outfile.c): the target
  * appears only on commit, with every byte in order; keep rewrites the tail
  * after writes of any size; a failed write (here: the file size limit)
- * is sticky, names the system's reason, and leaves no file behind. */
+ * is sticky, names the system's reason, and leaves no file behind.  What
+ * is there is never destroyed: a symlink stays a link (its target is
+ * replaced), a FIFO or /dev/null is written in place, a replaced file
+ * keeps its mode, NOREPLACE takes the next free name; a directory or a
+ * missing one fails at open with a message that says so. */
 #include "testutil.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/outfile.h"
@@ -106,6 +113,127 @@ static void write_error_is_sticky(void **st)
     free(src);
 }
 
+
+static void write_all(const char *path, const char *text, int flags, enum st_err want_commit)
+{
+    struct outfile *o;
+    assert_int_equal(outfile_open_flags(path, flags, &o), ST_OK);
+    assert_int_equal(outfile_write(o, text, strlen(text)), ST_OK);
+    assert_int_equal(outfile_commit(o), want_commit);
+    outfile_free(o);
+}
+
+static void symlink_is_followed(void **st)
+{
+    (void)st;
+    char target[128], link1[128], dangling[128], dtarget[128];
+    snprintf(target, sizeof(target), "%s/real.html", dir);
+    snprintf(link1, sizeof(link1), "%s/link.html", dir);
+    snprintf(dangling, sizeof(dangling), "%s/dangling.html", dir);
+    snprintf(dtarget, sizeof(dtarget), "%s/made-by-link.html", dir);
+    write_all(target, "old", 0, ST_OK);
+    assert_int_equal(symlink("real.html", link1), 0);   /* relative, as users make them */
+    write_all(link1, "new", 0, ST_OK);
+    struct stat sb;
+    assert_int_equal(lstat(link1, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    size_t n;
+    char *got = tu_read(target, &n);
+    assert_int_equal(n, 3);
+    assert_memory_equal(got, "new", 3);
+    free(got);
+    assert_int_equal(symlink(dtarget, dangling), 0);    /* target does not exist yet */
+    write_all(dangling, "via dangling", 0, ST_OK);
+    assert_int_equal(lstat(dangling, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    got = tu_read(dtarget, &n);
+    assert_int_equal(n, 12);
+    free(got);
+}
+
+static void modes(void **st)
+{
+    (void)st;
+    char path[128];
+    snprintf(path, sizeof(path), "%s/mode.html", dir);
+    mode_t was = umask(022);
+    write_all(path, "a", 0, ST_OK);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0644);         /* new: 0666 minus umask */
+    assert_int_equal(chmod(path, 0600), 0);
+    write_all(path, "b", 0, ST_OK);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0600);         /* replaced: its own mode */
+    umask(was);
+}
+
+static void *read_fifo(void *arg)
+{
+    size_t n;
+    return tu_read(arg, &n);
+}
+
+static void non_regular_in_place(void **st)
+{
+    (void)st;
+    write_all("/dev/null", "nothing", 0, ST_OK);
+    struct stat sb;
+    assert_int_equal(stat("/dev/null", &sb), 0);
+    assert_true(S_ISCHR(sb.st_mode));                   /* still the device */
+    char fifo[128];
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, read_fifo, fifo), 0);
+    write_all(fifo, "through the fifo", 0, ST_OK);
+    char *got;
+    assert_int_equal(pthread_join(th, (void **)&got), 0);
+    assert_non_null(got);
+    assert_string_equal(got, "through the fifo");
+    free(got);
+    assert_int_equal(stat(fifo, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+}
+
+static void noreplace_takes_free_name(void **st)
+{
+    (void)st;
+    char path[128], next[128];
+    snprintf(path, sizeof(path), "%s/trace.atrace", dir);
+    snprintf(next, sizeof(next), "%s/trace-1.atrace", dir);
+    write_all(path, "first", OUTFILE_NOREPLACE, ST_OK);
+    struct outfile *o;
+    assert_int_equal(outfile_open_flags(path, OUTFILE_NOREPLACE, &o), ST_OK);
+    assert_int_equal(outfile_write(o, "second", 6), ST_OK);
+    assert_int_equal(outfile_commit(o), ST_OK);
+    assert_string_equal(outfile_path(o), next);
+    outfile_free(o);
+    size_t n;
+    char *got = tu_read(path, &n);
+    assert_int_equal(n, 5);                             /* the first one is untouched */
+    free(got);
+}
+
+static void bad_targets_fail_at_open(void **st)
+{
+    (void)st;
+    char path[160], err[300];
+    assert_int_equal(outfile_check(dir, 0, err, sizeof(err)), -1);
+    assert_string_equal(err, "is a directory");
+    snprintf(path, sizeof(path), "%s/newdir/", dir);
+    assert_int_equal(outfile_check(path, 0, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "directory name"));
+    snprintf(path, sizeof(path), "%s/missing/x.html", dir);
+    assert_int_equal(outfile_check(path, 0, err, sizeof(err)), -1);
+    char want[200];
+    snprintf(want, sizeof(want), "directory '%s/missing' does not exist", dir);
+    assert_string_equal(err, want);
+    snprintf(path, sizeof(path), "%s/ok.html", dir);
+    assert_int_equal(outfile_check(path, 0, err, sizeof(err)), 0);
+    assert_int_equal(access(path, F_OK), -1);           /* a check leaves nothing */
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -126,6 +254,11 @@ int main(void)
         cmocka_unit_test(commit_in_order),
         cmocka_unit_test(keep_after_big_writes),
         cmocka_unit_test(write_error_is_sticky),
+        cmocka_unit_test(symlink_is_followed),
+        cmocka_unit_test(modes),
+        cmocka_unit_test(non_regular_in_place),
+        cmocka_unit_test(noreplace_takes_free_name),
+        cmocka_unit_test(bad_targets_fail_at_open),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,176 @@
+/* Output targets; see outpath.h. */
+#include "outpath.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LINKS 40
+
+static char *dupn(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+/* The directory part of PATH ("." when there is none). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return dupn(".", 1);
+    return dupn(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen)
+{
+    char *dir = dir_of(path);
+    const char *d = dir ? dir : "its directory";
+    enum st_err e = ST_EIO;
+    switch (errnum) {
+    case ENOENT:
+        snprintf(err, errlen, "directory '%s' does not exist", d);
+        e = ST_ENOENT;
+        break;
+    case ENOTDIR:
+        snprintf(err, errlen, "'%s' is not a directory", d);
+        e = ST_ENOENT;
+        break;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+        snprintf(err, errlen, "cannot create files in '%s': %s", d, strerror(errnum));
+        e = ST_EPERM;
+        break;
+    case ENOSPC:
+    case EDQUOT:
+        snprintf(err, errlen, "%s", strerror(errnum));
+        e = ST_ENOSPC;
+        break;
+    default:
+        snprintf(err, errlen, "%s", strerror(errnum));
+        break;
+    }
+    free(dir);
+    return e;
+}
+
+/* Follow the symlink at PATH (whose target need not exist) to the path a
+ * new file would be created at. */
+static char *follow_links(const char *path)
+{
+    char *cur = dupn(path, strlen(path));
+    for (int hops = 0; cur && hops < MAX_LINKS; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        char buf[PATH_MAX];
+        ssize_t n = readlink(cur, buf, sizeof(buf) - 1);
+        if (n <= 0) {
+            free(cur);
+            return NULL;
+        }
+        buf[n] = '\0';
+        char *next;
+        if (buf[0] == '/' || !strchr(cur, '/')) {
+            next = dupn(buf, (size_t)n);
+        } else {
+            size_t dl = (size_t)(strrchr(cur, '/') - cur) + 1;
+            next = malloc(dl + (size_t)n + 1);
+            if (next)
+                snprintf(next, dl + (size_t)n + 1, "%.*s%s", (int)dl, cur, buf);
+        }
+        free(cur);
+        cur = next;
+    }
+    if (cur)
+        errno = ELOOP;
+    free(cur);
+    return NULL;
+}
+
+static mode_t new_mode(void)
+{
+    mode_t um = umask(0);
+    umask(um);
+    return 0666 & ~um;
+}
+
+static enum st_err resolve_file(const char *path, const struct stat *st, struct outpath *p,
+                                char *err, size_t errlen)
+{
+    p->kind = OUTPATH_FILE;
+    p->mode = new_mode();
+    if (st) {
+        p->replaces = 1;
+        p->mode = st->st_mode & 07777;
+        p->uid = st->st_uid;
+        p->gid = st->st_gid;
+    }
+    errno = 0;
+    p->dest = follow_links(path);
+    if (!p->dest)
+        return outpath_errno(errno ? errno : ENOMEM, path, err, errlen);
+    return ST_OK;
+}
+
+enum st_err outpath_resolve(const char *path, struct outpath *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof(*p));
+    if (!strcmp(path, "-")) {
+        p->kind = OUTPATH_STREAM;
+        return ST_OK;
+    }
+    size_t len = strlen(path);
+    if (!len || path[len - 1] == '/') {
+        snprintf(err, errlen, "is a directory name, not a file name");
+        return ST_EINVAL;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "is a directory");
+            return ST_EINVAL;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            p->kind = OUTPATH_STREAM;
+            if (access(path, W_OK) != 0)
+                return outpath_errno(errno, path, err, errlen);
+            return ST_OK;
+        }
+        return resolve_file(path, &st, p, err, errlen);
+    }
+    if (errno != ENOENT)
+        return outpath_errno(errno, path, err, errlen);
+    return resolve_file(path, NULL, p, err, errlen);
+}
+
+void outpath_free(struct outpath *p)
+{
+    free(p->dest);
+    p->dest = NULL;
+}
+
+char *outpath_candidate(const char *path, unsigned n)
+{
+    size_t len = strlen(path);
+    if (n == 0)
+        return dupn(path, len);
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    size_t stem = dot && dot > name ? (size_t)(dot - path) : len;
+    size_t cap = len + 16;
+    char *c = malloc(cap);
+    if (c)
+        snprintf(c, cap, "%.*s-%u%s", (int)stem, path, n, path + stem);
+    return c;
+}

@@ -65,7 +65,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 BIN ?= systrace
 
-all: $(BIN)
+all: $(BIN) $(BUILD)/systrace.1
 
 $(BIN): $(BUILD)/src/main.o $(BUILD)/libsystrace.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -94,6 +94,15 @@ $(BUILD)/assets.c: $(BUILD)/embed $(ASSETS) $(VIEWER_HTML) $(VIEWER_JS)
 
 $(BUILD)/assets.o: $(BUILD)/assets.c
 	$(CC) $(CPPFLAGS) -std=c11 -O0 -c -o $@ $<
+
+# The man page: docs/systrace.1.in with its OPTIONS made from the option
+# table (src/optdefs.c), so the page and --help list the same options.
+$(BUILD)/genman: scripts/genman.c src/optdefs.c src/optdefs.h
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 $(WARN) -I. -o $@ scripts/genman.c src/optdefs.c
+
+$(BUILD)/systrace.1: docs/systrace.1.in $(BUILD)/genman
+	$(BUILD)/genman <docs/systrace.1.in >$@.tmp && mv $@.tmp $@
 
 # The device simulator links the library for its codecs.
 sim: $(if $(SIM_SRC),$(BUILD)/adbsim)
@@ -133,7 +142,7 @@ checksrc:
 
 # Everything the tests need is built first; tests/run then runs unit tests,
 # end-to-end cases, browser checks and short fuzz runs.
-test: $(BIN) sim unit tools libadb
+test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) tests/run
 
 check: test-deps
@@ -158,11 +167,11 @@ INSTALLED := $(PREFIX)/bin/systrace $(PREFIX)/share/man/man1/systrace.1 \
              $(BASHCOMPDIR)/systrace $(DOCS:%=$(PREFIX)/share/doc/systrace/%) \
              $(PREFIX)/share/doc/systrace/LICENSE
 
-install: $(BIN)
+install: $(BIN) $(BUILD)/systrace.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PREFIX)/share/doc/systrace/docs
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/systrace
-	install -m 0644 docs/systrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/systrace.1
+	install -m 0644 $(BUILD)/systrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/systrace.1
 	install -m 0644 scripts/completion/systrace.bash $(DESTDIR)$(BASHCOMPDIR)/systrace
 	install -m 0644 README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/systrace/
 	install -m 0644 $(wildcard docs/*.md) $(DESTDIR)$(PREFIX)/share/doc/systrace/docs/

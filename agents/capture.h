@@ -22,7 +22,8 @@ enum capture_target { TARGET_ANDROID, TARGET_LINUX };
  * line (catapult's meanings: -t, -b, -k, -a, categories, --no-compress). */
 struct capture_opts {
     enum capture_target target;
-    int time_s;                 /* -1: not given */
+    int time_s;                 /* -1: not given; whole seconds, rounded up */
+    long time_ms;               /* -t as given, in ms; -1: not given */
     int buf_kb;                 /* -1: not given */
     int timeout_s;              /* -1: none */
     int collection_timeout_s;   /* -1: none */

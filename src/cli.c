@@ -13,6 +13,7 @@
 #include "lib/debug.h"
 #include "download.h"
 #include "options.h"
+#include "usage.h"
 
 #ifndef SYSTRACE_VERSION
 #define SYSTRACE_VERSION "0.1.0"
@@ -31,7 +32,7 @@ int cli_main(int argc, char **argv)
     }
     int rc;
     if (o.show_help) {
-        options_usage();
+        usage_print(stdout);
         rc = EXIT_OK;
     } else if (o.show_version) {
         printf("systrace %s\n", SYSTRACE_VERSION);

@@ -7,7 +7,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include "browser.h"
 #include "cli.h"
 #include "commands.h"
 #include "lib/dynbuf.h"
@@ -26,6 +28,19 @@ void report_written(const struct st_options *o, const char *path)
         snprintf(abs, sizeof(abs), "%s", path);
     printf("\nWrote trace %s file: file://%s\n\n", o->json ? "JSON" : "HTML", abs);
     fflush(stdout);
+}
+
+void open_result(const struct st_options *o, const char *path)
+{
+    struct stat st;
+    if (!o->open || o->json)
+        return;
+    char warn[PATH_MAX + 200];
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        fprintf(stderr, "systrace: warning: --open: %s is not a file a browser can open\n",
+                path);
+    else if (browser_open(path, warn, sizeof(warn)))
+        fprintf(stderr, "systrace: warning: %s\n", warn);
 }
 
 /* Load the viewer for HTML output; prints its own error. */
@@ -152,6 +167,7 @@ int cmd_from_file(const struct st_options *o)
     }
     report_splits(o, w);
     report_written(o, out);
+    open_result(o, out);
     if (commit_trace_events(o, te))
         rc = EXIT_ERROR;
 done:

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "controller.h"
 #include "agents/android/probe.h"
+#include "presets.h"
 #include "result.h"
 #include "lib/signals.h"
 #include "ui.h"
@@ -147,6 +148,8 @@ int cmd_live(const struct st_options *o)
     if (rc == EXIT_OK && o->list_categories) {
         if (device_list_categories(&l.c))
             rc = fail_msg(l.c.serial, dynbuf_str(&l.c.err));
+        else if (!o->quiet)
+            presets_print(stdout);
     } else if (rc == EXIT_OK && (rc = prepare_output(&l)) == EXIT_OK) {
         rc = capture(&l);
     }

@@ -20,6 +20,10 @@ int cmd_linux(const struct st_options *o);
 /* "Wrote trace HTML file: file:///abs/path" on stdout unless quiet. */
 void report_written(const struct st_options *o, const char *path);
 
+/* --open: show the written page in a browser; a warning when none can
+ * be started (never an error). */
+void open_result(const struct st_options *o, const char *path);
+
 /* Load the viewer for HTML output, printing any error; 0 on success. */
 int open_viewer(const struct st_options *o, struct viewer *v);
 

@@ -48,21 +48,21 @@ static int check_signals(struct capture *c)
     return 0;
 }
 
-/* Wait -t seconds, or for Enter; Enter also ends a timed wait on a TTY. */
+/* Wait -t, or for Enter; Enter also ends a timed wait on a TTY. */
 static enum st_err wait_trace(struct capture *c, struct ui *u, int sigfd)
 {
-    int t = c->opt->time_s;
+    long t = c->opt->time_ms;
     int use_stdin = t <= 0 || isatty(STDIN_FILENO);
-    double end = capture_now_us() + (t > 0 ? t * 1e6 : 0);
+    double start = capture_now_us(), end = start + (t > 0 ? (double)t * 1e3 : 0);
     if (t > 0)
-        c->ui.note(c->ui.ctx, "Starting tracing (%d seconds)", t);
+        c->ui.note(c->ui.ctx, "Starting tracing (%g seconds)", (double)t / 1e3);
     else
         c->ui.note(c->ui.ctx, "Starting tracing (stop with enter)");
     for (;;) {
-        double left = end - capture_now_us();
+        double now = capture_now_us(), left = end - now;
         if (t > 0 && left <= 0)
             break;
-        ui_countdown(u, t > 0 ? (int)(left / 1e6 + 0.999) : -1);
+        ui_countdown(u, t > 0 ? (int)(left / 1e6 + 0.999) : -1, (int)((now - start) / 1e6));
         struct pollfd p[2] = {{sigfd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
         int ms = t > 0 ? (left < 1e6 ? (int)(left / 1e3) + 1 : 1000) : 1000;
         int k = poll(p, use_stdin ? 2 : 1, ms);
@@ -70,8 +70,10 @@ static enum st_err wait_trace(struct capture *c, struct ui *u, int sigfd)
             continue;   /* EINTR: the pipe says why */
         if (p[0].revents) {
             int s = check_signals(c);
-            if (s < 0)
+            if (s < 0) {
+                ui_endline(u);
                 return ST_EINTR;
+            }
             if (s > 0)
                 break;
         }

@@ -1,5 +1,5 @@
-/* Command-line parsing; see options.h.  Help text lives here too, so
- * options and their descriptions change together. */
+/* Command-line parsing; see options.h.  The options themselves, with their
+ * help, are the table in optdefs.h. */
 #include "options.h"
 
 #include <errno.h>
@@ -8,142 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_TARGET = 256, OPT_TIMEOUT, OPT_COLL_TIMEOUT, OPT_ATRACE_CATS, OPT_NO_COMPRESS,
-    OPT_FROM_FILE, OPT_FTRACE_CATS, OPT_VIEWER, OPT_TRANSPORT, OPT_LINK_ASSETS, OPT_ASSET_DIR,
-    OPT_VERSION, OPT_MPROFILE, OPT_MFORMAT, OPT_MCLOCK, OPT_CALLGRAPH, OPT_CGTHRESH,
-    OPT_MJSON, OPT_APPPROF, OPT_APPSAMPLE, OPT_STREAM,
-    OPT_VIEWER_URL, OPT_UPDATE_VIEWER, OPT_TRACE_EVENTS,
-};
-
-static const struct option longopts[] = {
-    {"help", no_argument, NULL, 'h'},
-    {"time", required_argument, NULL, 't'},
-    {"buf-size", required_argument, NULL, 'b'},
-    {"json", no_argument, NULL, 'j'},
-    {"serial", required_argument, NULL, 'e'},
-    {"list-categories", no_argument, NULL, 'l'},
-    {"ktrace", required_argument, NULL, 'k'},
-    {"app", required_argument, NULL, 'a'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"target", required_argument, NULL, OPT_TARGET},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"collection-timeout", required_argument, NULL, OPT_COLL_TIMEOUT},
-    {"atrace-categories", required_argument, NULL, OPT_ATRACE_CATS},
-    {"ftrace-categories", required_argument, NULL, OPT_FTRACE_CATS},
-    {"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
-    {"from-file", required_argument, NULL, OPT_FROM_FILE},
-    {"viewer", required_argument, NULL, OPT_VIEWER},
-    {"transport", required_argument, NULL, OPT_TRANSPORT},
-    {"link-assets", no_argument, NULL, OPT_LINK_ASSETS},
-    {"asset-dir", required_argument, NULL, OPT_ASSET_DIR},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {"method-profile", required_argument, NULL, OPT_MPROFILE},
-    {"method-profile-format", required_argument, NULL, OPT_MFORMAT},
-    {"method-clock", required_argument, NULL, OPT_MCLOCK},
-    {"call-graph", required_argument, NULL, OPT_CALLGRAPH},
-    {"call-graph-threshold", required_argument, NULL, OPT_CGTHRESH},
-    {"method-json", required_argument, NULL, OPT_MJSON},
-    {"app-profile", required_argument, NULL, OPT_APPPROF},
-    {"app-profile-sampling", required_argument, NULL, OPT_APPSAMPLE},
-    {"stream", no_argument, NULL, OPT_STREAM},
-    {"viewer-url", required_argument, NULL, OPT_VIEWER_URL},
-    {"update-viewer", no_argument, NULL, OPT_UPDATE_VIEWER},
-    {"trace-events", required_argument, NULL, OPT_TRACE_EVENTS},
-    {NULL, 0, NULL, 0},
-};
-
-void options_usage(void)
-{
-    fputs(
-"Usage: systrace [options] [category1 [category2 ...]]\n"
-"\n"
-"Capture a system trace from an Android device (through the adb server) or\n"
-"from this machine's kernel (--target=linux, as root), or convert a saved\n"
-"trace, and write one self-contained HTML page.\n"
-"Example: systrace -b 32768 -t 15 gfx input view sched freq\n"
-"\n"
-"Options:\n"
-"  -o FILE               write the result to FILE (default trace.html, or the\n"
-"                        --from-file name with .html)\n"
-"  -t N, --time=N        trace for N seconds (default: until Enter is pressed)\n"
-"  -b N, --buf-size=N    per-CPU trace buffer size in KB (default as catapult;\n"
-"                        linux: 4096, with --stream 16384)\n"
-"  -j, --json            write catapult's JSON form instead of HTML\n"
-"  -e SERIAL, --serial=SERIAL\n"
-"                        device serial (default: $ANDROID_SERIAL, or the only device);\n"
-"                        with --transport direct: HOST:PORT (TCP) or a USB serial\n"
-"  --transport=auto|server|direct\n"
-"                        reach the device through the adb server, or directly over\n"
-"                        USB/TCP without one (default auto: the server when one\n"
-"                        answers, else direct)\n"
-"  -l, --list-categories list the categories the device offers\n"
-"  --target=android|linux\n"
-"                        trace an Android device (default) or this machine\n"
-"  --timeout=S           give up a device step after S seconds\n"
-"  --collection-timeout=S\n"
-"                        give up collecting the trace after S seconds\n"
-"  --trace-events=FILE   also write the trace as Chrome trace-event JSON to FILE\n"
-"                        (opens in Perfetto UI, chrome://tracing, speedscope)\n"
-"  -q, --quiet           print only errors\n"
-"  --version             print the version and exit\n"
-"\n"
-"Atrace options:\n"
-"  --atrace-categories=a,b,c\n"
-"                        categories as a comma list (positional ones win)\n"
-"  -k F, --ktrace=F      trace the given kernel functions (comma list)\n"
-"  --no-compress         ask the device for uncompressed trace data\n"
-"  -a APPS, --app=APPS   enable app-level tracing for these cmdlines (comma list)\n"
-"  --from-file=FILE      convert a saved trace instead of tracing: atrace output\n"
-"                        (raw or -z), ftrace text, a systrace HTML page, JSON,\n"
-"                        any of them gzipped; detected by content\n"
-"\n"
-"Method traces (.trace files from Debug.startMethodTracing, am profile, Studio):\n"
-"  --from-file=X.trace   method calls as slices per thread on the timeline\n"
-"  --method-profile=X.trace\n"
-"                        print the profile dmtracedump prints (inclusive/exclusive\n"
-"                        time, calls, parents and children); -o FILE to save it\n"
-"  --method-profile-format=text|tsv\n"
-"  --method-clock=default|cpu|wall\n"
-"                        clock for profiles of dual-clock traces (default: the\n"
-"                        first column, as dmtracedump)\n"
-"  --call-graph=OUT.dot X.trace\n"
-"                        write the call graph (Graphviz) dmtracedump -g draws\n"
-"  --call-graph-threshold=PCT\n"
-"                        leave out methods under PCT% of the time (default 20)\n"
-"  --method-json=OUT X.trace\n"
-"                        write the method calls as trace-event JSON (- for stdout)\n"
-"  --app-profile=PROCESS while tracing, method-trace this app (am profile) and add\n"
-"                        its method slices to the result, aligned with atrace\n"
-"  --app-profile-sampling=US\n"
-"                        sample every US microseconds instead of tracing every call\n"
-"\n"
-"Ftrace options (--target=linux: this machine's kernel, as root):\n"
-"  --ftrace-categories=a,b\n"
-"                        categories as a comma list (default sched); -l lists\n"
-"                        them; SUBSYSTEM/EVENT names one kernel event\n"
-"  --stream              read the trace while tracing, so a capture of any\n"
-"                        length keeps every event (spooled beside the output)\n"
-"  -k F1,F2              trace these kernel functions; -b, -t as above\n"
-"\n"
-"Viewer:\n"
-"  --viewer=FILE         trace viewer HTML to embed (webcomponents.min.js beside\n"
-"                        it); default: $SYSTRACE_VIEWER, the --update-viewer\n"
-"                        download, Debian's golang-1.19-src copy, the copy built in\n"
-"  --update-viewer       download the trace viewer and its polyfill (pinned AOSP\n"
-"                        chromium-trace files, sha256-checked) into\n"
-"                        $XDG_CACHE_HOME/systrace/ and exit; --timeout=S applies\n"
-"  --viewer-url=URL      base URL for --update-viewer (default: the pinned AOSP\n"
-"                        gitiles commit; $SYSTRACE_VIEWER_URL)\n"
-"\n"
-"Environment: ANDROID_SERIAL, ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_ADDRESS,\n"
-"ANDROID_ADB_SERVER_PORT, SYSTRACE_VIEWER, SYSTRACE_VIEWER_URL, XDG_CACHE_HOME,\n"
-"https_proxy/http_proxy/no_proxy (downloads), SYSTRACE_DEBUG=adb,sync,atrace,...,\n"
-"SYSTRACE_FTRACE_INSTANCE=0, SYSTRACE_KEEP_RAW=1 (--target=linux, docs/linux.md)\n"
-"Ctrl-C while tracing stops early and keeps the trace; a second Ctrl-C exits.\n"
-"Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
-"3 output written from a truncated input, 130 interrupted, 143 terminated.\n", stdout);
-}
+#include "browser.h"
+#include "optdefs.h"
+#include "presets.h"
+#include "units.h"
+#include "usage.h"
 
 /* Strict integer >= min; catapult's wording on failure. */
 static int int_arg(const char *s, const char *opt, int *out, int min, const char *range_msg,
@@ -164,8 +33,9 @@ static int int_arg(const char *s, const char *opt, int *out, int min, const char
     return 0;
 }
 
-/* Split every string on ',' into o->categories (empty items dropped). */
-static int set_categories(struct st_options *o, char **items, size_t n)
+/* Split every string on ',' into o->categories (empty items and repeats
+ * dropped). */
+static int set_categories(struct st_options *o, const char *const *items, size_t n)
 {
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
@@ -185,8 +55,13 @@ static int set_categories(struct st_options *o, char **items, size_t n)
             if (l) {
                 memcpy(w, s, l);
                 w[l] = '\0';
-                o->categories[o->ncategories++] = w;
-                w += l + 1;
+                int seen = 0;
+                for (size_t k = 0; k < o->ncategories && !seen; k++)
+                    seen = !strcmp(o->categories[k], w);
+                if (!seen) {
+                    o->categories[o->ncategories++] = w;
+                    w += l + 1;
+                }
             }
             s += l;
             if (*s == ',')
@@ -196,73 +71,129 @@ static int set_categories(struct st_options *o, char **items, size_t n)
     return 0;
 }
 
-static int one_option(struct st_options *o, int c, char *arg, const char **atrace_cats,
-                      char *err, size_t errlen)
+/* A duration (units.h) in whole seconds, rounded up; at least `min`. */
+static int seconds_arg(const char *s, const char *opt, int min, const char *range_msg,
+                       int *secs, long *ms_out, char *err, size_t errlen)
 {
-    switch (c) {
-    case 'h': o->show_help = 1; return 0;
-    case OPT_VERSION: o->show_version = 1; return 0;
-    case 'o': o->output = arg; return 0;
-    case 't':
-        return int_arg(arg, "-t", &o->time_s, 0,
-                       "the trace time must be a non-negative number", err, errlen);
-    case 'b':
-        return int_arg(arg, "-b", &o->buf_kb, 1,
-                       "the trace buffer size must be a positive number", err, errlen);
-    case 'j': o->json = 1; return 0;
-    case 'e': o->serial = arg; return 0;
-    case 'l': o->list_categories = 1; return 0;
-    case 'k': o->kfuncs = arg; return 0;
-    case 'a': o->apps = arg; return 0;
-    case 'q': o->quiet = 1; return 0;
-    case OPT_TIMEOUT:
-        return int_arg(arg, "--timeout", &o->timeout_s, 1,
-                       "the timeout must be a positive number of seconds", err, errlen);
-    case OPT_COLL_TIMEOUT:
-        return int_arg(arg, "--collection-timeout", &o->collection_timeout_s, 1,
-                       "the collection timeout must be a positive number of seconds",
-                       err, errlen);
-    case OPT_ATRACE_CATS: *atrace_cats = arg; return 0;
-    case OPT_FTRACE_CATS: o->ftrace_categories = arg; return 0;
-    case OPT_NO_COMPRESS: o->compress = 0; return 0;
-    case OPT_FROM_FILE: o->from_file = arg; return 0;
-    case OPT_STREAM: o->stream = 1; return 0;
-    case OPT_VIEWER: o->viewer = arg; return 0;
-    case OPT_TRANSPORT:
-        if (!strcmp(arg, "auto"))
-            o->transport = TRANSPORT_AUTO;
-        else if (!strcmp(arg, "server"))
-            o->transport = TRANSPORT_SERVER;
-        else if (!strcmp(arg, "direct"))
-            o->transport = TRANSPORT_DIRECT;
-        else {
-            snprintf(err, errlen, "unknown transport '%s' (use auto, server or direct)", arg);
-            return 2;
+    long ms;
+    char why[200];
+    if (s[0] == '-' && s[1] >= '0' && s[1] <= '9') {   /* catapult's wording */
+        snprintf(err, errlen, "%s", range_msg);
+        return 2;
+    }
+    if (units_duration_ms(s, &ms, why, sizeof(why))) {
+        if (s[0] < '0' || s[0] > '9')   /* not a number at all: catapult's wording */
+            snprintf(err, errlen, "option %s: invalid integer value: '%s'", opt, s);
+        else
+            snprintf(err, errlen, "option %s: %s", opt, why);
+        return 2;
+    }
+    if (ms < min * 1000L && !(min == 1 && ms > 0)) {
+        snprintf(err, errlen, "%s", range_msg);
+        return 2;
+    }
+    *secs = (int)((ms + 999) / 1000);
+    if (ms_out)
+        *ms_out = ms;
+    return 0;
+}
+
+static int size_arg(const char *s, int *kb, char *err, size_t errlen)
+{
+    long v;
+    char why[200];
+    if (units_size_kb(s, &v, why, sizeof(why))) {
+        if (s[0] == '-' && s[1] >= '0' && s[1] <= '9')
+            snprintf(err, errlen, "the trace buffer size must be a positive number");
+        else if (s[0] < '0' || s[0] > '9')
+            snprintf(err, errlen, "option -b: invalid integer value: '%s'", s);
+        else
+            snprintf(err, errlen, "option -b: %s", why);
+        return 2;
+    }
+    if (v < 1) {
+        snprintf(err, errlen, "the trace buffer size must be a positive number");
+        return 2;
+    }
+    *kb = (int)v;
+    return 0;
+}
+
+static int choice(const char *arg, const char *const *names, int *out, const char *what,
+                  char *err, size_t errlen)
+{
+    for (int i = 0; names[i]; i++) {
+        if (!strcmp(arg, names[i])) {
+            *out = i;
+            return 0;
         }
-        return 0;
-    case OPT_MPROFILE: o->method_profile = arg; return 0;
-    case OPT_MFORMAT: o->method_profile_format = arg; return 0;
-    case OPT_MCLOCK: o->method_clock = arg; return 0;
-    case OPT_CALLGRAPH: o->call_graph = arg; return 0;
-    case OPT_CGTHRESH: o->call_graph_threshold = arg; return 0;
-    case OPT_MJSON: o->method_json = arg; return 0;
-    case OPT_APPPROF: o->app_profile = arg; return 0;
+    }
+    snprintf(err, errlen, "unknown %s '%s'", what, arg);
+    return 2;
+}
+
+static int add_preset(struct st_options *o, const char *name, char *err, size_t errlen)
+{
+    const struct preset *p = preset_find(name);
+    if (!p) {
+        snprintf(err, errlen, "unknown preset '%s' (systrace -l lists them)", name);
+        return 2;
+    }
+    if (o->npresets == sizeof(o->presets) / sizeof(*o->presets)) {
+        snprintf(err, errlen, "too many --preset options");
+        return 2;
+    }
+    o->presets[o->npresets++] = p;
+    return 0;
+}
+
+/* Options that need more than storing their argument. */
+static int checked_option(struct st_options *o, int c, char *arg, char *err, size_t errlen)
+{
+    static const char *const targets[] = {"android", "linux", NULL};
+    static const char *const transports[] = {"auto", "server", "direct", NULL};
+    int v;
+    switch (c) {
+    case 't':
+        return seconds_arg(arg, "-t", 0, "the trace time must be a non-negative number",
+                           &o->time_s, &o->time_ms, err, errlen);
+    case 'b':
+        return size_arg(arg, &o->buf_kb, err, errlen);
+    case OPT_TIMEOUT:
+        return seconds_arg(arg, "--timeout", 1, "the timeout must be a positive number of "
+                           "seconds", &o->timeout_s, NULL, err, errlen);
+    case OPT_COLL_TIMEOUT:
+        return seconds_arg(arg, "--collection-timeout", 1, "the collection timeout must be "
+                           "a positive number of seconds", &o->collection_timeout_s, NULL,
+                           err, errlen);
     case OPT_APPSAMPLE:
         return int_arg(arg, "--app-profile-sampling", &o->app_profile_sampling, 1,
                        "--app-profile-sampling must be at least 1 (microseconds)", err, errlen);
-    case OPT_VIEWER_URL: o->viewer_url = arg; return 0;
-    case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
-    case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
+    case OPT_TRANSPORT:
+        if (choice(arg, transports, &v, "transport", err, errlen)) {
+            snprintf(err, errlen, "unknown transport '%s' (use auto, server or direct)", arg);
+            return 2;
+        }
+        o->transport = (enum st_transport)v;
+        return 0;
     case OPT_TARGET:
-        if (!strcmp(arg, "android"))
-            o->target = TARGET_ANDROID;
-        else if (!strcmp(arg, "linux"))
-            o->target = TARGET_LINUX;
-        else {
+        if (choice(arg, targets, &v, "target", err, errlen)) {
             snprintf(err, errlen, "unknown target '%s' (use android or linux)", arg);
             return 2;
         }
+        o->target = v ? TARGET_LINUX : TARGET_ANDROID;
         return 0;
+    case 'e':
+        if (o->serial_given) {
+            snprintf(err, errlen, "-e given twice ('%s' and '%s'): one device per run",
+                     o->serial, arg);
+            return 2;
+        }
+        o->serial = arg;
+        o->serial_given = 1;
+        return 0;
+    case OPT_PRESET:
+        return add_preset(o, arg, err, errlen);
     case OPT_LINK_ASSETS:
     case OPT_ASSET_DIR:
         if (c == OPT_ASSET_DIR && !strcmp(arg, "trace-viewer"))
@@ -275,10 +206,100 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     }
 }
 
+static int one_option(struct st_options *o, int c, char *arg, const char **atrace_cats,
+                      char *err, size_t errlen)
+{
+    switch (c) {
+    case 'h': o->show_help = 1; return 0;
+    case OPT_VERSION: o->show_version = 1; return 0;
+    case 'o': o->output = arg; return 0;
+    case 'j': o->json = 1; return 0;
+    case 'l': o->list_categories = 1; return 0;
+    case 'k': o->kfuncs = arg; return 0;
+    case 'a': o->apps = arg; return 0;
+    case 'q': o->quiet = 1; return 0;
+    case OPT_ATRACE_CATS: *atrace_cats = arg; return 0;
+    case OPT_FTRACE_CATS: o->ftrace_categories = arg; return 0;
+    case OPT_NO_COMPRESS: o->compress = 0; return 0;
+    case OPT_FROM_FILE: o->from_file = arg; return 0;
+    case OPT_STREAM: o->stream = 1; return 0;
+    case OPT_VIEWER: o->viewer = arg; return 0;
+    case OPT_MPROFILE: o->method_profile = arg; return 0;
+    case OPT_MFORMAT: o->method_profile_format = arg; return 0;
+    case OPT_MCLOCK: o->method_clock = arg; return 0;
+    case OPT_CALLGRAPH: o->call_graph = arg; return 0;
+    case OPT_CGTHRESH: o->call_graph_threshold = arg; return 0;
+    case OPT_MJSON: o->method_json = arg; return 0;
+    case OPT_APPPROF: o->app_profile = arg; return 0;
+    case OPT_VIEWER_URL: o->viewer_url = arg; return 0;
+    case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
+    case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
+    case OPT_OPEN: o->open = 1; return 0;
+    default: return checked_option(o, c, arg, err, errlen);
+    }
+}
+
+/* getopt_long's tables from optdefs.h. */
+static void getopt_tables(struct option *longopts, char *shorts, size_t n)
+{
+    size_t k = 0, j = 0;
+    shorts[j++] = ':';
+    for (unsigned i = 0; i < st_noptdefs; i++) {
+        const struct optdef *d = &st_optdefs[i];
+        if (d->lng && k + 1 < n)
+            longopts[k++] = (struct option){d->lng, d->arg ? required_argument : no_argument,
+                                            NULL, d->id};
+        if (d->shrt && j + 3 < n) {
+            shorts[j++] = (char)d->shrt;
+            if (d->arg)
+                shorts[j++] = ':';
+        }
+    }
+    longopts[k] = (struct option){NULL, 0, NULL, 0};
+    shorts[j] = '\0';
+}
+
+static int bad_option(int c, char **argv, char *err, size_t errlen)
+{
+    const char *name = optopt ? NULL : argv[optind - 1];
+    if (c == ':')
+        snprintf(err, errlen, "%s%c option requires an argument", name ? "" : "-",
+                 optopt ? optopt : ' ');
+    else if (name)
+        snprintf(err, errlen, "no such option: %s", name);
+    else
+        snprintf(err, errlen, "no such option: -%c", optopt);
+    return 2;
+}
+
+/* Categories: positional ones, else the --*-categories list; plus every
+ * preset's; catapult's defaults when none are named at all. */
+static int pick_categories(struct st_options *o, int argc, char **argv, const char *atrace_cats)
+{
+    const char *items[256];
+    size_t n = 0;
+    const char *from_opt = o->target == TARGET_LINUX ? o->ftrace_categories : atrace_cats;
+    for (int i = optind; i < argc && n < 200; i++)
+        items[n++] = argv[i];
+    if (!n && from_opt)
+        items[n++] = from_opt;
+    for (size_t i = 0; i < o->npresets; i++) {
+        items[n++] = o->presets[i]->categories;
+        if (o->buf_kb < 0 && o->presets[i]->buf_kb > o->preset_buf_kb)
+            o->preset_buf_kb = o->presets[i]->buf_kb;
+    }
+    if (!n)     /* catapult's defaults: its 18 atrace categories; sched on linux */
+        items[n++] = o->target == TARGET_LINUX ? "sched" : ST_DEFAULT_CATEGORIES;
+    if (o->buf_kb < 0 && o->preset_buf_kb > 0)
+        o->buf_kb = o->preset_buf_kb;
+    return set_categories(o, items, n);
+}
+
 int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t errlen)
 {
     memset(o, 0, sizeof(*o));
     o->time_s = o->buf_kb = o->timeout_s = o->collection_timeout_s = -1;
+    o->time_ms = -1;
     o->compress = 1;
     o->serial = getenv("ANDROID_SERIAL");
     if (o->serial && !*o->serial)
@@ -287,42 +308,26 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     if (o->viewer_url && !*o->viewer_url)
         o->viewer_url = NULL;
     const char *atrace_cats = NULL;
+    struct option longopts[128];
+    char shorts[128];
+    getopt_tables(longopts, shorts, sizeof(shorts));
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:t:b:je:lk:a:q", longopts, NULL)) != -1) {
-        if (c == '?' || c == ':') {
-            const char *name = optopt ? NULL : argv[optind - 1];
-            if (c == ':')
-                snprintf(err, errlen, "%s%c option requires an argument",
-                         name ? "" : "-", optopt ? optopt : ' ');
-            else if (name)
-                snprintf(err, errlen, "no such option: %s", name);
-            else
-                snprintf(err, errlen, "no such option: -%c", optopt);
-            return 2;
-        }
+    while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+        if (c == '?' || c == ':')
+            return bad_option(c, argv, err, errlen);
         if (one_option(o, c, optarg, &atrace_cats, err, errlen))
             return 2;
     }
     o->args = argv + optind;
     o->nargs = optind < argc ? (size_t)(argc - optind) : 0;
+    o->open = browser_wanted(o->open);
     if (o->stream && o->target != TARGET_LINUX) {
         snprintf(err, errlen, "--stream needs --target=linux");
         return 2;
     }
-    const char *from_opt = o->target == TARGET_LINUX ? o->ftrace_categories : atrace_cats;
-    int rc;
-    if (optind < argc)
-        rc = set_categories(o, argv + optind, (size_t)(argc - optind));
-    else if (from_opt)
-        rc = set_categories(o, (char **)&from_opt, 1);
-    else {
-        /* catapult's defaults: its 18 atrace categories; sched on linux */
-        char *def = o->target == TARGET_LINUX ? "sched" : ST_DEFAULT_CATEGORIES;
-        rc = set_categories(o, &def, 1);
-    }
-    if (rc) {
+    if (pick_categories(o, argc, argv, atrace_cats)) {
         snprintf(err, errlen, "out of memory");
         return 2;
     }
@@ -372,6 +377,7 @@ void options_capture(const struct st_options *o, struct capture_opts *c)
     *c = (struct capture_opts){
         .target = o->target,
         .time_s = o->time_s,
+        .time_ms = o->time_ms,
         .buf_kb = o->buf_kb,
         .timeout_s = o->timeout_s,
         .collection_timeout_s = o->collection_timeout_s,

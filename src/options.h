@@ -12,6 +12,8 @@
 
 #include "agents/capture.h"
 
+struct preset;
+
 #define ST_DEFAULT_CATEGORIES                                               \
     "am,binder_driver,camera,dalvik,freq,gfx,hal,idle,input,memory,"        \
     "memreclaim,res,sched,sync,view,webview,wm,workq"
@@ -20,10 +22,12 @@ enum st_transport { TRANSPORT_AUTO, TRANSPORT_SERVER, TRANSPORT_DIRECT };
 
 struct st_options {
     const char *output;         /* -o; NULL: derived */
-    int time_s;                 /* -t; -1: not given */
+    int time_s;                 /* -t rounded up to seconds; -1: not given */
+    long time_ms;               /* -t as given (units.h); -1: not given */
     int buf_kb;                 /* -b; -1: not given */
     int json;                   /* -j */
     const char *serial;         /* -e or $ANDROID_SERIAL */
+    int serial_given;           /* -e was on the command line */
     enum capture_target target;
     enum st_transport transport;    /* --transport; default auto */
     int timeout_s;              /* --timeout; -1: none */
@@ -49,6 +53,10 @@ struct st_options {
     const char *app_profile;            /* --app-profile PROCESS (live capture) */
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
     int stream;                 /* --stream (linux): read trace_pipe while tracing */
+    int open;                   /* --open or $SYSTRACE_OPEN */
+    const struct preset *presets[8];    /* --preset, in order */
+    size_t npresets;
+    int preset_buf_kb;          /* the largest preset -b (used without -b) */
     int show_help, show_version;
     /* categories: positional, or --atrace-categories / --ftrace-categories,
      * each possibly a comma list; joined and split on ',' when used */
@@ -67,8 +75,6 @@ void options_free(struct st_options *o);
 /* Output path: -o, else (from-file) the input minus its extension, else
  * "trace"; plus .html or .json.  Caller frees. */
 char *options_output_path(const struct st_options *o);
-
-void options_usage(void);
 
 /* The part of the command line a capture's agents see. */
 void options_capture(const struct st_options *o, struct capture_opts *c);

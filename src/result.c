@@ -65,7 +65,9 @@ int result_commit(const struct st_options *o, struct result *r)
     }
     report_splits(o, r->w);
     report_written(o, r->out);
-    return commit_trace_events(o, r->te);
+    int rc = commit_trace_events(o, r->te);
+    open_result(o, r->out);
+    return rc;
 }
 
 void result_free(struct result *r)

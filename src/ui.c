@@ -8,7 +8,7 @@
 void ui_endline(struct ui *u)
 {
     if (u->progress_shown) {
-        fputc('\n', stderr);
+        fputs("\r\033[K", stderr);    /* erase the line: its count is stale now */
         u->progress_shown = 0;
     }
 }
@@ -50,7 +50,7 @@ static void progress(void *ctx, uint64_t bytes)
         return;
     u->last = now;
     double secs = (now - u->t0) / 1e6;
-    fprintf(stderr, "\rCollecting trace: %.1f MB received (%.1f MB/s)   ",
+    fprintf(stderr, "\r\033[KCollecting trace: %.1f MB received (%.1f MB/s)",
             (double)bytes / 1e6, secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
     u->progress_shown = 1;
 }
@@ -68,14 +68,15 @@ void ui_init(struct ui *u, int quiet, struct capture_ui *hooks)
     hooks->ctx = u;
 }
 
-void ui_countdown(struct ui *u, int left)
+void ui_countdown(struct ui *u, int left, int elapsed)
 {
     if (u->quiet || !u->tty)
         return;
     if (left >= 0)
-        fprintf(stderr, "\rTracing: %d s left (Enter or Ctrl-C stops early)   ", left);
+        fprintf(stderr, "\r\033[KTracing: %d s left (Enter or Ctrl-C stops early)", left);
     else
-        fprintf(stderr, "\rTracing... press Enter to stop   ");
+        fprintf(stderr, "\r\033[KTracing: %d:%02d (press Enter to stop)", elapsed / 60,
+                elapsed % 60);
     u->progress_shown = 1;
 }
 

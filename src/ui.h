@@ -20,10 +20,12 @@ struct ui {
 };
 
 void ui_init(struct ui *u, int quiet, struct capture_ui *hooks);
-/* End any \r progress line. */
+/* Erase any \r progress line, so no stale count stays on screen; call
+ * before printing anything else on the terminal. */
 void ui_endline(struct ui *u);
-/* Countdown line: seconds left (-1: waiting for Enter). */
-void ui_countdown(struct ui *u, int left);
+/* The line while tracing: seconds left, or (left < 0: until Enter) the
+ * seconds traced so far. */
+void ui_countdown(struct ui *u, int left, int elapsed);
 void ui_collect_start(struct ui *u);
 void ui_collect_done(struct ui *u);
 

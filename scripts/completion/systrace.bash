@@ -46,7 +46,7 @@ _systrace()
 
     case $prev in
         -o | --from-file | --trace-events | --viewer | --method-profile | --call-graph | \
-        --method-json | --asset-dir)
+        --method-json | --asset-dir | --output)
             COMPREPLY=($(compgen -f -- "$cur"))
             compopt -o filenames 2>/dev/null
             return ;;
@@ -67,8 +67,13 @@ _systrace()
             case $opt in
                 --target) COMPREPLY=($(compgen -P "$opt=" -W 'android linux' -- "$val")) ;;
                 --transport) COMPREPLY=($(compgen -P "$opt=" -W 'auto server direct' -- "$val")) ;;
+                --preset)
+                    COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_presets "$prog")" -- "$val")) ;;
+                --method-profile-format)
+                    COMPREPLY=($(compgen -P "$opt=" -W 'text tsv' -- "$val")) ;;
+                --method-clock) COMPREPLY=($(compgen -P "$opt=" -W 'default cpu wall' -- "$val")) ;;
                 --from-file | --trace-events | --viewer | --method-profile | --call-graph | \
-                --method-json)
+                --method-json | --output)
                     COMPREPLY=($(compgen -P "$opt=" -f -- "$val")) ;;
                 --atrace-categories | --ftrace-categories)
                     COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_categories "$prog")" -- "$val")) ;;

@@ -26,6 +26,9 @@ for bc in "" 1; do
     has c.txt --trace-events "options"
     complete_words -- >c.txt; has c.txt --from-file "all long options"
     complete_words --target "" >c.txt; has c.txt linux "--target values"
+    complete_words --preset "" >c.txt; has c.txt frames "--preset values"
+    has c.txt startup "--preset values"
+    complete_words --preset=po >c.txt; has c.txt --preset=power "--preset= values"
     complete_words --transport=d >c.txt; has c.txt --transport=direct "--transport= values"
     mkdir -p dir; : >dir/mytrace.txt
     complete_words -o dir/my >c.txt; has c.txt dir/mytrace.txt "file after -o"

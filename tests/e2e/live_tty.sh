@@ -14,8 +14,19 @@ grep -q "Collecting trace: [0-9.]* MB received ([0-9.]* MB/s)" screen.txt ||
     { cat screen.txt; fail "no collection progress"; }
 [ -s tty.html ] || fail "no output"
 
-# without -t, Enter stops the trace
+# no stale count stays on screen: every progress line is erased before the
+# next message (ESC [K after the carriage return)
+grep -q "$(printf '\r\033\[K')Tracing: 2 s left" screen.txt || fail "countdown not erased"
+
+# without -t, on a terminal: the elapsed time, until Enter
 start_sim
+{ sleep 2.5; echo; } | script -qec "'$SYSTRACE' -o enter-tty.html -e '$SIM_SERIAL' sched" \
+    screen2.txt >/dev/null 2>&1 || { cat screen2.txt; fail "Enter on a pty failed"; }
+grep -q "Tracing: 0:01 (press Enter to stop)" screen2.txt ||
+    { cat screen2.txt; fail "no elapsed time while waiting for Enter"; }
+[ -s enter-tty.html ] || fail "Enter on a pty: no output"
+
+# without -t, Enter stops the trace
 { sleep 2; echo; } | "$SYSTRACE" -o enter.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt ||
     { cat err.txt; fail "Enter run failed"; }
 assert_contains out.txt "Starting tracing (stop with enter)"

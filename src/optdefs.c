@@ -1,0 +1,139 @@
+/* The option table; see optdefs.h.  Also compiled into the build-time man
+ * page generator (scripts/genman.c), so it depends on nothing else. */
+#include "optdefs.h"
+
+#include <stddef.h>
+
+const char *const opt_section_titles[SEC_COUNT] = {
+    "Options",
+    "Atrace options",
+    "Method traces (.trace files from Debug.startMethodTracing, am profile, Studio)",
+    "Ftrace options (--target=linux: this machine's kernel, as root)",
+    "Viewer",
+};
+
+const struct optdef st_optdefs[] = {
+    {"output", 'o', "FILE", 'o', SEC_GENERAL, 0,
+     "write the result to FILE (default trace.html, or the --from-file name with .html)",
+     "A symlink is followed and its target replaced; /dev/null, a FIFO or - (stdout) are "
+     "written in place, never replaced. A page being replaced keeps its mode. A directory, "
+     "or a directory that does not exist, is refused before tracing starts."},
+    {"time", 't', "N", 't', SEC_GENERAL, 0,
+     "trace for N seconds, or with a unit: 500ms, 10s, 2m, 1h (default: until Enter)",
+     "Without it (or with 0) tracing goes on until Enter is pressed. On a terminal a "
+     "countdown (or the elapsed time) is shown."},
+    {"buf-size", 'b', "N", 'b', SEC_GENERAL, 0,
+     "per-CPU trace buffer in KB, or with a unit: 32mb, 64MiB, 1g",
+     "Default on Android as catapult: 4096 with sched, 8192 with sched and webview, else "
+     "atrace's own (a preset may set its own); 4096 for --target=linux, and with --stream "
+     "16384 (256 MB in all at most, never less than 4096), slack for the moments the reader "
+     "falls behind. Sizes are binary: 1 MB = 1024 KB."},
+    {"json", 'j', NULL, 'j', SEC_GENERAL, 0,
+     "write catapult's JSON form instead of HTML", NULL},
+    {"serial", 'e', "SERIAL", 'e', SEC_GENERAL, 0,
+     "device serial (default: $ANDROID_SERIAL, or the only device); with --transport direct: "
+     "HOST:PORT (TCP) or a USB serial", NULL},
+    {"transport", 0, "auto|server|direct", OPT_TRANSPORT, SEC_GENERAL, 0,
+     "reach the device through the adb server, or directly over USB/TCP without one "
+     "(default auto: the server when one answers, else direct)",
+     "Direct connections authenticate with ~/.android/adbkey (docs/direct-transport.md)."},
+    {"list-categories", 'l', NULL, 'l', SEC_GENERAL, 0,
+     "list the categories the device offers, and the presets", NULL},
+    {"preset", 0, "frames|startup|power", OPT_PRESET, SEC_GENERAL, 0,
+     "add a named set of categories (-l lists them); combinable with categories",
+     "frames: jank and frame timing (gfx input view webview wm am hal res dalvik sched freq "
+     "idle sync, -b 32mb); startup: app start-up (am wm dalvik view gfx res pm ss "
+     "binder_driver binder_lock sched freq idle disk, -b 32mb); power: CPU frequency, idle "
+     "states, wakeups and thermal (power freq idle sched workq memreclaim thermal). A "
+     "preset's buffer size applies only without -b; categories the device lacks are dropped "
+     "with the usual warning."},
+    {"target", 0, "android|linux", OPT_TARGET, SEC_GENERAL, 0,
+     "trace an Android device (default) or this machine's kernel", NULL},
+    {"timeout", 0, "S", OPT_TIMEOUT, SEC_GENERAL, 0,
+     "give up a device step after S seconds (units as for -t)", NULL},
+    {"collection-timeout", 0, "S", OPT_COLL_TIMEOUT, SEC_GENERAL, 0,
+     "give up collecting the trace after S seconds (units as for -t)",
+     "The device is stopped; the bytes received so far are kept beside the output and the "
+     "message names the file."},
+    {"trace-events", 0, "FILE", OPT_TRACE_EVENTS, SEC_GENERAL, 0,
+     "also write the trace as Chrome trace-event JSON to FILE (opens in Perfetto UI, "
+     "chrome://tracing, speedscope)",
+     "Slices, counters, async slices, CPU slices, process and thread names; ts in "
+     "microseconds. Works for live captures and --from-file."},
+    {"from-file", 0, "FILE", OPT_FROM_FILE, SEC_GENERAL, 0,
+     "convert a saved trace instead of tracing: atrace output (raw or -z), ftrace text, a "
+     "systrace HTML page, JSON, a method trace, any of them gzipped; detected by content",
+     "Also any line endings and a bare zlib stream."},
+    {"open", 0, NULL, OPT_OPEN, SEC_GENERAL, 0,
+     "open the written page in a browser ($BROWSER, xdg-open or sensible-browser); also "
+     "SYSTRACE_OPEN=1",
+     "The browser is started detached and never waited for; when none can be started a "
+     "warning says so and the run still succeeds."},
+    {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
+    {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
+    {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},
+
+    {"atrace-categories", 0, "a,b,c", OPT_ATRACE_CATS, SEC_ATRACE, 0,
+     "categories as a comma list (positional ones win)", NULL},
+    {"ktrace", 'k', "FUNCS", 'k', SEC_ATRACE, 0,
+     "trace these kernel functions (comma list; needs root)", NULL},
+    {"no-compress", 0, NULL, OPT_NO_COMPRESS, SEC_ATRACE, 0,
+     "ask the device for uncompressed trace data", NULL},
+    {"app", 'a', "APPS", 'a', SEC_ATRACE, 0,
+     "enable app-level tracing for these cmdlines (comma list)", NULL},
+    {"app-profile", 0, "PROCESS", OPT_APPPROF, SEC_ATRACE, 0,
+     "while tracing, method-trace this app (am profile) and add its method slices to the "
+     "result, aligned with atrace",
+     "PROCESS is a process name or pid. The trace is pulled from the device and its calls "
+     "become slices on tracks \"THREAD (methods)\" of the app's process, aligned by atrace's "
+     "trace_event_clock_sync markers, then by pairing the app's Trace.beginSection calls with "
+     "its B|pid|name lines; the offset, residual and number of matched sections are printed "
+     "(docs/app-profile.md)."},
+    {"app-profile-sampling", 0, "US", OPT_APPSAMPLE, SEC_ATRACE, 0,
+     "with --app-profile: sample every US microseconds instead of tracing every call", NULL},
+
+    {"method-profile", 0, "X.trace", OPT_MPROFILE, SEC_METHOD, 0,
+     "print the profile dmtracedump prints (inclusive/exclusive time, calls, parents and "
+     "children); -o FILE to save it", NULL},
+    {"method-profile-format", 0, "text|tsv", OPT_MFORMAT, SEC_METHOD, 0,
+     "the profile as dmtracedump's text (default) or tab-separated values", NULL},
+    {"method-clock", 0, "default|cpu|wall", OPT_MCLOCK, SEC_METHOD, 0,
+     "clock for profiles of dual-clock traces (default: the first column, as dmtracedump)",
+     NULL},
+    {"call-graph", 0, "OUT.dot", OPT_CALLGRAPH, SEC_METHOD, 0,
+     "write the call graph (Graphviz) dmtracedump -g draws of the .trace given as argument",
+     NULL},
+    {"call-graph-threshold", 0, "PCT", OPT_CGTHRESH, SEC_METHOD, 0,
+     "leave out methods under PCT% of the time (default 20)", NULL},
+    {"method-json", 0, "OUT", OPT_MJSON, SEC_METHOD, 0,
+     "write the method calls of the .trace given as argument as trace-event JSON (- for "
+     "stdout)", NULL},
+
+    {"ftrace-categories", 0, "a,b", OPT_FTRACE_CATS, SEC_FTRACE, 0,
+     "categories as a comma list (default sched); -l lists them; SUBSYSTEM/EVENT names one "
+     "kernel event, SUBSYSTEM/* a subsystem", NULL},
+    {"stream", 0, NULL, OPT_STREAM, SEC_FTRACE, 0,
+     "read the trace while tracing, so a capture of any length keeps every event (spooled "
+     "beside the output)",
+     "Lost events are reported. With --target=linux only."},
+
+    {"viewer", 0, "FILE", OPT_VIEWER, SEC_VIEWER, 0,
+     "trace viewer HTML to embed (webcomponents.min.js beside it); default: "
+     "$SYSTRACE_VIEWER, the --update-viewer download, Debian's golang-1.19-src copy, the "
+     "copy built in",
+     "Each is checked against known sha256 sums."},
+    {"update-viewer", 0, NULL, OPT_UPDATE_VIEWER, SEC_VIEWER, 0,
+     "download the trace viewer and its polyfill (pinned AOSP chromium-trace files, "
+     "sha256-checked) into $XDG_CACHE_HOME/systrace/ and exit; --timeout applies",
+     "Files are stored atomically; a failed or wrong download never replaces a good cached "
+     "copy."},
+    {"viewer-url", 0, "URL", OPT_VIEWER_URL, SEC_VIEWER, 0,
+     "base URL for --update-viewer (default: the pinned AOSP gitiles commit; "
+     "$SYSTRACE_VIEWER_URL)",
+     "Files are fetched as URL/PATH?format=TEXT, base64 (gitiles) or raw."},
+
+    {"link-assets", 0, NULL, OPT_LINK_ASSETS, SEC_VIEWER, OPTF_HIDDEN, "deprecated", NULL},
+    {"asset-dir", 0, "DIR", OPT_ASSET_DIR, SEC_VIEWER, OPTF_HIDDEN, "deprecated", NULL},
+};
+
+const unsigned st_noptdefs = sizeof(st_optdefs) / sizeof(st_optdefs[0]);

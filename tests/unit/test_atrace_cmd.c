@@ -145,12 +145,15 @@ static void bad_options(void **st)
     (void)st;
     struct {
         int argc;
-        const char *argv[4];
+        const char *argv[6];
         const char *msg;
     } cases[] = {
         {3, {"systrace", "-t", "-1"}, "non-negative"},
         {3, {"systrace", "-b", "0"}, "positive"},
-        {3, {"systrace", "-t", "5x"}, "invalid integer value: '5x'"},
+        {3, {"systrace", "-t", "5x"}, "option -t: '5x': unknown unit 'x'"},
+        {3, {"systrace", "-t", "abc"}, "invalid integer value: 'abc'"},
+        {3, {"systrace", "-b", "4 mb"}, "option -b: '4 mb': unknown unit ' mb'"},
+        {5, {"systrace", "-e", "a", "-e", "b"}, "-e given twice ('a' and 'b')"},
         {2, {"systrace", "--bogus"}, "no such option: --bogus"},
         {2, {"systrace", "-t"}, "requires an argument"},
         {2, {"systrace", "--target=windows"}, "unknown target"},

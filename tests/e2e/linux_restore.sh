@@ -1,5 +1,5 @@
 # The kernel is left exactly as systrace found it: the tracing settings read
-# before and after a run are the same after success, an error, Ctrl-C,
+# before and after a run are the same after success, an error, Ctrl-C, SIGHUP,
 # SIGTERM and a double Ctrl-C, and a run killed outright (SIGKILL) is
 # cleaned up by the next one.  Done twice: in systrace's own tracing
 # instance (the default; the top level must not change at all), and in a
@@ -41,6 +41,14 @@ cases() {
     [ $rc -eq 0 ] || { cat bg.err; fail "$what: Ctrl-C exit $rc"; }
     [ -s int.html ] || fail "$what: Ctrl-C wrote no trace"
     assert_kernel_as before.state "$what: Ctrl-C" "$dir"
+
+    # a closed terminal: stops early, keeps the trace, restores the kernel
+    run_bg --target=linux -t 30 -o hup.html sched
+    wait_tracing bg.out
+    kill -HUP $pid; wait $pid; rc=$?
+    [ $rc -eq 0 ] || { cat bg.err; fail "$what: SIGHUP exit $rc"; }
+    [ -s hup.html ] || fail "$what: SIGHUP wrote no trace"
+    assert_kernel_as before.state "$what: SIGHUP" "$dir"
 
     run_bg --target=linux -t 30 --stream -o term.html sched
     wait_tracing bg.out

@@ -68,6 +68,9 @@ struct capture {
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;
+    /* readable when this capture is cancelled (the adb calls of its device
+     * watch it); the controller drains it before cleaning up */
+    int cancel_fd;
     /* optional: sees every ftrace line the atrace agent collects (set by
      * an agent at create time; formats/atrace/repair.h repair_opts.observe) */
     void (*line_observer)(void *ctx, const char *line, size_t n);

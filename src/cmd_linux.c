@@ -140,6 +140,7 @@ int cmd_linux(const struct st_options *o)
     tracefs_free(t);
     result_free(&r.res);
     dynbuf_free(&r.c.err);
+    ui_free(&r.u);
     sig_restore();
     return rc;
 }

@@ -1,135 +1,318 @@
 /*
- * Live capture from an Android device through the adb server, and -l.
- * Everything that can fail before tracing starts is checked first (server,
- * device, viewer, output path), so a bad command line never leaves a device
- * tracing or wastes a capture.  Exit codes: cli.h; 130 after Ctrl-C during
- * collection, 143 after SIGTERM.
+ * Live capture from Android devices through the adb server (or directly),
+ * and -l.  Everything that can fail before tracing starts is checked first
+ * (server, device, viewer, output paths), so a bad command line never
+ * leaves a device tracing or wastes a capture.
+ *
+ * One device runs on this thread, its adb calls watching the signal pipe
+ * itself.  Several (-e A -e B, --all-devices) run side by side on worker
+ * threads (at most MAX_WORKERS; a device's pipeline streams, so memory
+ * grows by a bounded amount per device): all are started, one wait ends
+ * tracing on all, all are collected in parallel.  This thread keeps the
+ * signal pipe and passes every cancel on to each device's own pipe.  A
+ * device that fails costs the others nothing; every device's outcome is
+ * printed on one line at the end.
+ *
+ * Exit codes: cli.h; 130 after Ctrl-C during collection, 143 after
+ * SIGTERM; with several devices non-zero if any failed.
  */
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "adb/adb.h"
 #include "cli.h"
 #include "commands.h"
-#include "controller.h"
-#include "agents/android/probe.h"
-#include "presets.h"
-#include "result.h"
+#include "devrun.h"
 #include "lib/signals.h"
-#include "ui.h"
+#include "presets.h"
 
 #define TESTED_SERVER_VERSION 41
+#define MAX_WORKERS 32
 
 struct live {
     const struct st_options *o;
-    struct capture_opts copt;
-    struct capture c;
     struct ui u;
-    struct adb_client *client;
-    struct adb_device *dev;
-    struct result res;
+    struct capture_ui hooks;        /* messages of the run as a whole */
     int sigfd;
-    char stop_hint[300];
+    int direct;                     /* devices are opened without the server */
+    char server_err[600];           /* auto: why not through the server */
+    const char *want[ST_MAX_DEVICES];
+    char *owned[ST_MAX_DEVICES];    /* serials listed by --all-devices */
+    size_t n;
+    struct devrun *d;
+    struct viewer v;                /* loaded once for every page */
+    int have_viewer;
 };
 
-static int fail_msg(const char *who, const char *what)
+/* The server answers (and is a version we know), or direct is the way. */
+static int choose_transport(struct live *l)
 {
-    fprintf(stderr, "systrace: %s: %s\n", who, what);
-    return EXIT_ERROR;
-}
-
-static void auth_note(void *ctx, const char *msg)
-{
-    struct live *l = ctx;
-    l->c.ui.warn(l->c.ui.ctx, "%s", msg);
-}
-
-/* No adb server (or --transport direct): talk to adbd over TCP or USB.
- * server_err: why the server was not used (auto), for the message. */
-static int connect_direct(struct live *l, const char *server_err)
-{
-    adb_client_set_auth_notify(l->client, auth_note, l);
-    if (adb_device_open_direct(l->client, l->o->serial, &l->dev)) {
-        if (!server_err)
-            return fail_msg("adb (direct)", adb_client_error(l->client));
-        fprintf(stderr, "systrace: adb: %s\nsystrace: adb (direct, without a server): %s\n",
-                server_err, adb_client_error(l->client));
+    if (l->o->transport == TRANSPORT_DIRECT) {
+        l->direct = 1;
+        return EXIT_OK;
+    }
+    struct adb_client *c = adb_client_new();
+    if (!c || adb_client_use_env(c)) {
+        fprintf(stderr, "systrace: adb: %s\n", c ? adb_client_error(c) : "out of memory");
+        adb_client_free(c);
         return EXIT_ERROR;
     }
-    l->c.dev = l->dev;
-    l->c.serial = adb_device_info(l->dev)->serial;
-    if (device_probe(&l->c))
-        return fail_msg(l->c.serial, dynbuf_str(&l->c.err));
-    return EXIT_OK;
-}
-
-static int connect_device(struct live *l)
-{
-    const struct st_options *o = l->o;
-    l->client = adb_client_new();
-    if (!l->client)
-        return fail_msg("adb", "out of memory");
-    if (adb_client_use_env(l->client))
-        return fail_msg("adb", adb_client_error(l->client));
-    adb_client_set_timeout(l->client, o->timeout_s > 0 ? o->timeout_s * 1000
-                                                       : ADB_DEFAULT_TIMEOUT_MS);
-    adb_client_set_cancel_fd(l->client, l->sigfd);
-    if (o->transport == TRANSPORT_DIRECT)
-        return connect_direct(l, NULL);
+    adb_client_set_cancel_fd(c, l->sigfd);
     unsigned version = 0;
-    enum st_err e = adb_server_version(l->client, &version);
-    if (e == ST_ECONNECT && o->transport == TRANSPORT_AUTO) {
-        char why[600];
-        snprintf(why, sizeof why, "%s", adb_client_error(l->client));
-        return connect_direct(l, why);
+    enum st_err e = adb_server_version(c, &version);
+    int rc = EXIT_OK;
+    if (e == ST_ECONNECT && l->o->transport == TRANSPORT_AUTO) {
+        l->direct = 1;
+        snprintf(l->server_err, sizeof(l->server_err), "%s", adb_client_error(c));
+    } else if (e) {
+        fprintf(stderr, "systrace: adb server: %s\n", adb_client_error(c));
+        rc = EXIT_ERROR;
+    } else if (version != TESTED_SERVER_VERSION) {
+        l->hooks.warn(l->hooks.ctx, "adb server version %u differs from %u, the version "
+                                    "systrace is tested with; continuing (systrace never "
+                                    "restarts a server)", version, TESTED_SERVER_VERSION);
     }
-    if (e)
-        return fail_msg("adb server", adb_client_error(l->client));
-    if (version != TESTED_SERVER_VERSION)
-        l->c.ui.warn(l->c.ui.ctx, "adb server version %u differs from %u, the version "
-                                  "systrace is tested with; continuing (systrace never "
-                                  "restarts a server)", version, TESTED_SERVER_VERSION);
-    if (adb_device_open(l->client, o->serial, &l->dev))
-        return fail_msg("adb", adb_client_error(l->client));
-    l->c.dev = l->dev;
-    l->c.serial = adb_device_info(l->dev)->serial;
-    if (device_probe(&l->c))
-        return fail_msg(l->c.serial, dynbuf_str(&l->c.err));
-    return EXIT_OK;
-}
-
-/* What a user runs when systrace could not stop tracing itself. */
-static void set_stop_hint(struct live *l)
-{
-    struct dynbuf q;
-    dynbuf_init(&q, 1024);
-    if (adb_is_plain_token(l->c.serial))
-        dynbuf_addstr(&q, l->c.serial);
-    else
-        adb_quote_arg(&q, l->c.serial);     /* nothing the user's shell expands */
-    snprintf(l->stop_hint, sizeof(l->stop_hint), "the device may still be tracing; stop it "
-             "with: adb -s %s shell atrace --async_stop", dynbuf_str(&q));
-    dynbuf_free(&q);
-    l->c.stop_hint = l->stop_hint;
-}
-
-static int prepare_output(struct live *l)
-{
-    set_stop_hint(l);
-    int rc = result_open(l->o, ".atrace", &l->res);
-    l->c.raw_path = l->res.raw;
+    adb_client_free(c);
     return rc;
 }
 
-static int capture(struct live *l)
+/* --all-devices: every device the server lists in state "device". */
+static int list_all(struct live *l)
 {
-    enum st_err e = controller_run(&l->c, &l->u, l->res.w, l->sigfd);
-    if (e) {
-        result_report_error(&l->res, l->c.serial, dynbuf_str(&l->c.err));
-        return sig_terminated() || e == ST_EINTR ? sig_exit_status() : EXIT_ERROR;
+    if (l->direct) {
+        fprintf(stderr, "systrace: --all-devices: needs the adb server (%s)\n",
+                l->server_err[0] ? l->server_err : "--transport direct");
+        return EXIT_ERROR;
     }
-    return result_commit(l->o, &l->res);
+    struct adb_client *c = adb_client_new();
+    struct adb_device_list *devs = NULL;
+    enum st_err e = !c ? ST_ENOMEM : adb_client_use_env(c);
+    if (!e)
+        e = adb_server_devices(c, &devs);
+    if (e) {
+        fprintf(stderr, "systrace: --all-devices: %s\n", c ? adb_client_error(c)
+                                                          : st_strerror(e));
+        adb_client_free(c);
+        return EXIT_ERROR;
+    }
+    for (size_t i = 0; i < devs->n && l->n < ST_MAX_DEVICES; i++) {
+        if (devs->v[i].st == ADB_STATE_DEVICE && (l->owned[l->n] = strdup(devs->v[i].serial))) {
+            l->want[l->n] = l->owned[l->n];
+            l->n++;
+        }
+    }
+    int rc = EXIT_OK;
+    if (!l->n) {
+        fprintf(stderr, "systrace: --all-devices: no device is in state \"device\" (`adb "
+                        "devices` lists %zu device%s)\n", devs->n, devs->n == 1 ? "" : "s");
+        rc = EXIT_ERROR;
+    }
+    adb_device_list_free(devs);
+    adb_client_free(c);
+    return rc;
+}
+
+/* ---- several devices side by side ------------------------------------- */
+
+enum phase { PH_OPEN, PH_LIST, PH_COLLECT, PH_ABORT };
+
+struct pool {
+    struct live *l;
+    enum phase ph;
+    atomic_size_t next, done;
+};
+
+static void run_phase_one(struct live *l, struct devrun *d, enum phase ph)
+{
+    if (ph == PH_OPEN) {
+        if (devrun_connect(d, l->direct, l->server_err[0] ? l->server_err : NULL) == EXIT_OK &&
+            !l->o->list_categories)
+            devrun_start(d, l->have_viewer ? &l->v : NULL);
+    } else if (ph == PH_LIST) {
+        if (d->rc == EXIT_OK)
+            devrun_list(d);
+    } else if (ph == PH_COLLECT) {
+        if (d->started)
+            devrun_collect(d);
+    } else {
+        devrun_abort(d, ST_EINTR);
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    size_t i;
+    while ((i = atomic_fetch_add(&p->next, 1)) < p->l->n) {
+        run_phase_one(p->l, &p->l->d[i], p->ph);
+        atomic_fetch_add(&p->done, 1);
+    }
+    return NULL;
+}
+
+/* Whether a signal now cancels what the devices are doing: any, but a
+ * hang-up during collection (sig_hangup_stops keeps those off the pipe). */
+static void forward_signals(struct live *l)
+{
+    sig_drain();
+    for (size_t i = 0; i < l->n; i++)
+        devrun_cancel(&l->d[i]);
+}
+
+/* Run a phase on every device, on worker threads, while this thread keeps
+ * the signal pipe. */
+static void run_parallel(struct live *l, enum phase ph)
+{
+    struct pool p = {.l = l, .ph = ph};
+    size_t nw = l->n < MAX_WORKERS ? l->n : MAX_WORKERS, started = 0;
+    pthread_t th[MAX_WORKERS];
+    for (; started < nw; started++)
+        if (pthread_create(&th[started], NULL, worker, &p) != 0)
+            break;
+    if (!started)
+        worker(&p);     /* no thread to be had: one after the other */
+    while (atomic_load(&p.done) < l->n) {
+        struct pollfd pf = {l->sigfd, POLLIN, 0};
+        if (poll(&pf, 1, 100) > 0 && ph != PH_ABORT)
+            forward_signals(l);
+    }
+    for (size_t i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
+static size_t count_started(const struct live *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += l->d[i].started;
+    return n;
+}
+
+/* The exact commands that stop every device still tracing, for an exit
+ * at once. */
+static void set_hint(struct live *l)
+{
+    struct dynbuf h;
+    dynbuf_init(&h, 64 * 1024);
+    dynbuf_addstr(&h, "the devices may still be tracing; stop them with:");
+    for (size_t i = 0; i < l->n; i++)
+        if (l->d[i].started)
+            dynbuf_printf(&h, "%s %s", i ? ";" : "", l->d[i].stop_cmd);
+    sig_set_hint(dynbuf_str(&h));
+    dynbuf_free(&h);
+}
+
+static int summary(struct live *l)
+{
+    int rc = EXIT_OK, failed = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        struct devrun *d = &l->d[i];
+        const char *who = d->c.serial ? d->c.serial : d->want;
+        printf("%s: %s\n", who, d->outcome[0] ? d->outcome : "not traced");
+        if (d->rc != EXIT_OK) {
+            failed++;
+            if (rc == EXIT_OK || d->rc > rc)
+                rc = d->rc;     /* 130/143 over 1: say what stopped the run */
+        }
+    }
+    fflush(stdout);
+    if (failed)
+        fprintf(stderr, "systrace: %d of %zu devices failed\n", failed, l->n);
+    return rc;
+}
+
+static int run_several(struct live *l)
+{
+    run_parallel(l, PH_OPEN);
+    if (l->o->list_categories) {
+        run_parallel(l, PH_LIST);
+        if (!l->o->quiet)
+            presets_print(stdout);
+        return summary(l);
+    }
+    if (!count_started(l) || sig_terminated() || sig_interrupts()) {
+        run_parallel(l, PH_ABORT);
+        return summary(l);
+    }
+    set_hint(l);
+    struct dynbuf err;
+    dynbuf_init(&err, 4096);
+    enum st_err e = ctl_wait(l->d[0].c.opt, &l->hooks, &l->u, l->sigfd, &err);
+    if (e) {
+        fprintf(stderr, "systrace: %s\n", dynbuf_str(&err));
+        run_parallel(l, PH_ABORT);
+    } else {
+        l->hooks.note(l->hooks.ctx, "Tracing completed. Collecting output...");
+        sig_deadline(l->o->collection_timeout_s);
+        ui_collect_start(&l->u);
+        run_parallel(l, PH_COLLECT);
+        sig_deadline(0);
+        ui_collect_done(&l->u);
+    }
+    dynbuf_free(&err);
+    sig_set_hint(NULL);
+    return summary(l);
+}
+
+/* ---- one device, on this thread ---------------------------------------- */
+
+static int run_one(struct live *l)
+{
+    struct devrun *d = &l->d[0];
+    int rc = devrun_connect(d, l->direct, l->server_err[0] ? l->server_err : NULL);
+    if (rc)
+        return rc;
+    if (l->o->list_categories) {
+        rc = devrun_list(d);
+        if (!rc && !l->o->quiet)
+            presets_print(stdout);
+        return rc;
+    }
+    sig_set_hint(d->stop_hint);
+    if ((rc = devrun_start(d, NULL)) == EXIT_OK) {
+        enum st_err e = ctl_wait(d->c.opt, &d->c.ui, &l->u, l->sigfd, &d->c.err);
+        if (e) {
+            devrun_abort(d, e);
+            result_report_error(&d->res, d->c.serial, dynbuf_str(&d->c.err));
+            rc = d->rc;
+        } else {
+            d->c.ui.note(d->c.ui.ctx, "Tracing completed. Collecting output...");
+            sig_deadline(l->o->collection_timeout_s);
+            ui_collect_start(&l->u);
+            rc = devrun_collect(d);
+            sig_deadline(0);
+            ui_collect_done(&l->u);
+        }
+    }
+    sig_set_hint(NULL);
+    return rc;
+}
+
+static int open_devices(struct live *l)
+{
+    const struct st_options *o = l->o;
+    int several = o->all_devices || o->nserials > 1;
+    if (o->all_devices && list_all(l))
+        return EXIT_ERROR;
+    if (!o->all_devices) {
+        l->n = o->nserials ? o->nserials : 1;
+        for (size_t i = 0; i < l->n; i++)
+            l->want[i] = o->nserials ? o->serials[i] : o->serial;
+    }
+    if (several && !o->json && !o->list_categories) {
+        if (open_viewer(o, &l->v))
+            return EXIT_ERROR;
+        l->have_viewer = 1;
+    }
+    if (!(l->d = calloc(l->n, sizeof(*l->d))))
+        return EXIT_ERROR;
+    for (size_t i = 0; i < l->n; i++)
+        if (devrun_init(&l->d[i], o, l->want[i], several, several ? -1 : l->sigfd, &l->u))
+            return EXIT_ERROR;
+    return several ? run_several(l) : run_one(l);
 }
 
 int cmd_live(const struct st_options *o)
@@ -139,24 +322,25 @@ int cmd_live(const struct st_options *o)
     struct live l;
     memset(&l, 0, sizeof(l));
     l.o = o;
-    options_capture(o, &l.copt);
-    l.c.opt = &l.copt;
-    dynbuf_init(&l.c.err, 8192);
-    ui_init(&l.u, o->quiet, &l.c.ui);
+    ui_init(&l.u, o->quiet, &l.hooks);
     l.sigfd = sig_install();
-    int rc = connect_device(&l);
-    if (rc == EXIT_OK && o->list_categories) {
-        if (device_list_categories(&l.c))
-            rc = fail_msg(l.c.serial, dynbuf_str(&l.c.err));
-        else if (!o->quiet)
-            presets_print(stdout);
-    } else if (rc == EXIT_OK && (rc = prepare_output(&l)) == EXIT_OK) {
-        rc = capture(&l);
+    if ((o->nserials > 1 || o->all_devices) && o->output && !strcmp(o->output, "-")) {
+        fprintf(stderr, "systrace: -o -: several devices need a file name for their pages\n");
+        ui_free(&l.u);
+        sig_restore();
+        return EXIT_USAGE;
     }
-    result_free(&l.res);
-    adb_device_free(l.dev);
-    adb_client_free(l.client);
-    dynbuf_free(&l.c.err);
+    int rc = choose_transport(&l);
+    if (rc == EXIT_OK)
+        rc = open_devices(&l);
+    for (size_t i = 0; l.d && i < l.n; i++)
+        devrun_free(&l.d[i]);
+    free(l.d);
+    for (size_t i = 0; i < l.n; i++)
+        free(l.owned[i]);
+    if (l.have_viewer)
+        viewer_free(&l.v);
+    ui_free(&l.u);
     sig_restore();
     return rc;
 }

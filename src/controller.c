@@ -2,6 +2,7 @@
 #include "controller.h"
 
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,53 +12,69 @@
 
 #define MAX_AGENTS 8
 
-struct run {
+struct ctl {
+    struct capture *c;
     const struct agent_ops *ops[MAX_AGENTS];
     void *st[MAX_AGENTS];
     int n;
     int started;            /* agents [0, started) were started */
 };
 
-static void cleanup(struct run *r)
+/* Empty the capture's cancel pipe so the cleanup commands can reach the
+ * device (the pipe says a cancel happened; the counters say why). */
+static void drain(int fd)
 {
-    sig_drain();            /* let the cleanup commands reach the device */
+    char buf[64];
+    while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0) {
+    }
+}
+
+/* The second Ctrl-C's word, once per run (several captures share it),
+ * before the (maybe slow) cleanup starts. */
+static void say_abandon(const struct capture_ui *ui)
+{
+    static atomic_int said;
+    if (sig_interrupts() >= 2 && !sig_terminated() && !atomic_exchange(&said, 1))
+        ui->note(ui->ctx, "Interrupted again: abandoning the trace and stopping tracing "
+                          "(Ctrl-C once more exits at once)");
+}
+
+static void cleanup(struct ctl *r)
+{
+    say_abandon(&r->c->ui);
+    drain(r->c->cancel_fd);
     for (int i = r->started - 1; i >= 0; i--)
         if (r->ops[i]->cleanup)
             r->ops[i]->cleanup(r->st[i]);
-}
-
-static void destroy(struct run *r)
-{
-    for (int i = 0; i < r->n; i++)
-        r->ops[i]->destroy(r->st[i]);
+    r->started = 0;
 }
 
 /* 1: stop tracing now; 0: keep waiting; -1: SIGTERM or a second Ctrl-C. */
-static int check_signals(struct capture *c)
+static int check_signals(const struct capture_ui *ui)
 {
     sig_drain();
     if (sig_terminated() || sig_interrupts() >= 2)
         return -1;
     if (sig_interrupts()) {
-        c->ui.note(c->ui.ctx, sig_hangup() ? "Hang-up: stopping the trace early and "
-                                             "collecting it"
-                                           : "Interrupted: stopping the trace early and "
-                                             "collecting it (press Ctrl-C again to abort)");
+        ui->note(ui->ctx, sig_hangup() ? "Hang-up: stopping the trace early and collecting it"
+                                       : "Interrupted: stopping the trace early and "
+                                         "collecting it (press Ctrl-C again to abort)");
         return 1;
     }
     return 0;
 }
 
 /* Wait -t, or for Enter; Enter also ends a timed wait on a TTY. */
-static enum st_err wait_trace(struct capture *c, struct ui *u, int sigfd)
+static enum st_err wait_loop(const struct capture_opts *o, const struct capture_ui *ui,
+                             struct ui *u, int sigfd)
 {
-    long t = c->opt->time_ms;
+    long t = o->time_ms;
     int use_stdin = t <= 0 || isatty(STDIN_FILENO);
     double start = capture_now_us(), end = start + (t > 0 ? (double)t * 1e3 : 0);
     if (t > 0)
-        c->ui.note(c->ui.ctx, "Starting tracing (%g seconds)", (double)t / 1e3);
+        ui->note(ui->ctx, "Starting tracing (%g seconds)", (double)t / 1e3);
     else
-        c->ui.note(c->ui.ctx, "Starting tracing (stop with enter)");
+        ui->note(ui->ctx, "Starting tracing (stop with enter)");
     for (;;) {
         double now = capture_now_us(), left = end - now;
         if (t > 0 && left <= 0)
@@ -69,11 +86,9 @@ static enum st_err wait_trace(struct capture *c, struct ui *u, int sigfd)
         if (k < 0)
             continue;   /* EINTR: the pipe says why */
         if (p[0].revents) {
-            int s = check_signals(c);
-            if (s < 0) {
-                ui_endline(u);
+            int s = check_signals(ui);
+            if (s < 0)
                 return ST_EINTR;
-            }
             if (s > 0)
                 break;
         }
@@ -84,22 +99,43 @@ static enum st_err wait_trace(struct capture *c, struct ui *u, int sigfd)
                 break;
         }
     }
-    ui_endline(u);
     return ST_OK;
 }
 
-static enum st_err run_phase(struct run *r, struct capture *c, int phase,
-                             struct tracewriter *w)
+enum st_err ctl_wait(const struct capture_opts *o, const struct capture_ui *hooks,
+                     struct ui *u, int sigfd, struct dynbuf *err)
 {
+    enum st_err e = wait_loop(o, hooks, u, sigfd);
+    ui_endline(u);
+    if (e == ST_EINTR && err)
+        dynbuf_addstr(err, sig_terminated() ? "terminated while tracing; tracing stopped, "
+                                              "nothing written"
+                                            : "interrupted twice while tracing; tracing "
+                                              "stopped, nothing written");
+    sig_hangup_stops(0);            /* a closed terminal must not cancel collection */
+    return e;
+}
+
+/* SIGTERM, a second Ctrl-C or the deadline: whatever is under way stops. */
+static int abandoned(void)
+{
+    return sig_terminated() || sig_interrupts() >= 2 || sig_alarmed();
+}
+
+static enum st_err run_phase(struct ctl *r, int phase, struct tracewriter *w)
+{
+    struct capture *c = r->c;
     for (int i = 0; i < r->n; i++) {
         const struct agent_ops *a = r->ops[i];
         enum st_err e = ST_OK;
+        if (abandoned())
+            return ST_EINTR;    /* a step that would not block must not miss it */
         if (phase == 0) {
             e = a->start(r->st[i]);
             r->started = i + 1;
         } else if (phase == 1 && a->clock_sync) {
             e = a->clock_sync(r->st[i]);
-            if (e) {    /* a missed sync only costs alignment */
+            if (e && e != ST_EINTR) {   /* a missed sync only costs alignment */
                 c->ui.warn(c->ui.ctx, "clock sync failed: %s", dynbuf_str(&c->err));
                 e = ST_OK;
             }
@@ -114,8 +150,13 @@ static enum st_err run_phase(struct run *r, struct capture *c, int phase,
     return ST_OK;
 }
 
-static enum st_err create_all(struct run *r, struct capture *c)
+enum st_err ctl_new(struct capture *c, struct ctl **out)
 {
+    struct ctl *r = calloc(1, sizeof(*r));
+    *out = r;
+    if (!r)
+        return ST_ENOMEM;
+    r->c = c;
     for (int i = 0; st_agents[i] && r->n < MAX_AGENTS; i++) {
         void *st = NULL;
         enum st_err e = st_agents[i]->create(c, &st);
@@ -129,7 +170,7 @@ static enum st_err create_all(struct run *r, struct capture *c)
     return ST_OK;
 }
 
-static enum st_err interrupted(struct capture *c, enum st_err e)
+enum st_err ctl_explain(struct capture *c, enum st_err e)
 {
     if (sig_alarmed()) {
         /* the agent's detail says what was kept; keep it after the cause */
@@ -144,47 +185,72 @@ static enum st_err interrupted(struct capture *c, enum st_err e)
         dynbuf_free(&d);
         return ST_ETIMEOUT;
     }
-    if (e != ST_EINTR)
-        return e;
-    if (sig_interrupts() >= 2 && !sig_terminated())
-        c->ui.note(c->ui.ctx, "Interrupted again: abandoning the trace and stopping tracing "
-                              "(Ctrl-C once more exits at once)");
-    if (!c->err.len)
+    if (e == ST_EINTR && !c->err.len)
         dynbuf_addstr(&c->err, sig_terminated() ? "terminated" : "interrupted");
     return e;
 }
 
+enum st_err ctl_start(struct ctl *r)
+{
+    enum st_err e = run_phase(r, 0, NULL);
+    if (e) {
+        e = ctl_explain(r->c, e);
+        cleanup(r);
+    }
+    return e;
+}
+
+enum st_err ctl_collect(struct ctl *r, struct tracewriter *w)
+{
+    struct capture *c = r->c;
+    enum st_err e = run_phase(r, 1, w);
+    if (!e)
+        e = run_phase(r, 2, w);
+    if (!e)
+        e = run_phase(r, 3, w);
+    if (!e && abandoned())
+        e = ST_EINTR;           /* asked to abandon while the last step finished */
+    if (e) {
+        e = ctl_explain(c, e);
+        cleanup(r);
+    }
+    return e;
+}
+
+void ctl_abort(struct ctl *r)
+{
+    if (r)
+        cleanup(r);
+}
+
+void ctl_free(struct ctl *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n; i++)
+        r->ops[i]->destroy(r->st[i]);
+    free(r);
+}
+
 enum st_err controller_run(struct capture *c, struct ui *u, struct tracewriter *w, int sigfd)
 {
-    struct run r = {0};
-    enum st_err e = create_all(&r, c);
+    struct ctl *r;
+    c->cancel_fd = sigfd;
+    enum st_err e = ctl_new(c, &r);
     sig_set_hint(c->stop_hint);     /* from here on the device may be tracing */
     if (!e)
-        e = run_phase(&r, c, 0, w);
-    if (!e && (e = wait_trace(c, u, sigfd)) == ST_EINTR)
-        dynbuf_addstr(&c->err, sig_terminated() ? "terminated while tracing; tracing "
-                                                  "stopped, nothing written"
-                                                : "interrupted twice while tracing; "
-                                                  "tracing stopped, nothing written");
-    sig_hangup_stops(0);            /* a closed terminal must not cancel collection */
+        e = ctl_start(r);
+    if (!e && (e = ctl_wait(c->opt, &c->ui, u, sigfd, &c->err)))
+        ctl_abort(r);
     if (!e) {
         c->ui.note(c->ui.ctx, "Tracing completed. Collecting output...");
-        e = run_phase(&r, c, 1, w);
-    }
-    if (!e)
-        e = run_phase(&r, c, 2, w);
-    if (!e) {
         sig_deadline(c->opt->collection_timeout_s);
         ui_collect_start(u);
-        e = run_phase(&r, c, 3, w);
+        e = ctl_collect(r, w);
         sig_deadline(0);
         ui_collect_done(u);
     }
-    if (e) {
-        e = interrupted(c, e);
-        cleanup(&r);
-    }
     sig_set_hint(NULL);
-    destroy(&r);
+    ctl_free(r);
     return e;
 }

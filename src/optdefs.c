@@ -32,7 +32,16 @@ const struct optdef st_optdefs[] = {
      "write catapult's JSON form instead of HTML", NULL},
     {"serial", 'e', "SERIAL", 'e', SEC_GENERAL, 0,
      "device serial (default: $ANDROID_SERIAL, or the only device); with --transport direct: "
-     "HOST:PORT (TCP) or a USB serial", NULL},
+     "HOST:PORT (TCP) or a USB serial; given several times, traces those devices at once",
+     "With several devices each gets its own page, named after the output with the serial "
+     "before the extension (trace-SERIAL.html; characters other than letters, digits, '.', "
+     "'_' and '-' in the serial become '_'), and likewise its --trace-events file and raw "
+     "dump. Tracing starts on all, one countdown, Enter or Ctrl-C ends it on all, and they "
+     "are collected in parallel. A device that fails costs no other its page: each device's "
+     "outcome is printed on one line, and the exit status is non-zero if any failed."},
+    {"all-devices", 0, NULL, OPT_ALL_DEVICES, SEC_GENERAL, 0,
+     "trace every device the adb server lists in state \"device\", at once (as several -e)",
+     NULL},
     {"transport", 0, "auto|server|direct", OPT_TRANSPORT, SEC_GENERAL, 0,
      "reach the device through the adb server, or directly over USB/TCP without one "
      "(default auto: the server when one answers, else direct)",

@@ -184,13 +184,18 @@ static int checked_option(struct st_options *o, int c, char *arg, char *err, siz
         o->target = v ? TARGET_LINUX : TARGET_ANDROID;
         return 0;
     case 'e':
-        if (o->serial_given) {
-            snprintf(err, errlen, "-e given twice ('%s' and '%s'): one device per run",
-                     o->serial, arg);
+        for (size_t i = 0; i < o->nserials; i++) {
+            if (!strcmp(o->serials[i], arg)) {
+                snprintf(err, errlen, "-e %s given twice", arg);
+                return 2;
+            }
+        }
+        if (o->nserials == ST_MAX_DEVICES) {
+            snprintf(err, errlen, "more than %d devices (-e)", ST_MAX_DEVICES);
             return 2;
         }
-        o->serial = arg;
-        o->serial_given = 1;
+        o->serials[o->nserials++] = arg;
+        o->serial = o->serials[0];
         return 0;
     case OPT_PRESET:
         return add_preset(o, arg, err, errlen);
@@ -235,6 +240,7 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
     case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
     case OPT_OPEN: o->open = 1; return 0;
+    case OPT_ALL_DEVICES: o->all_devices = 1; return 0;
     default: return checked_option(o, c, arg, err, errlen);
     }
 }
@@ -323,6 +329,14 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     o->args = argv + optind;
     o->nargs = optind < argc ? (size_t)(argc - optind) : 0;
     o->open = browser_wanted(o->open);
+    if (o->all_devices && o->nserials) {
+        snprintf(err, errlen, "--all-devices and -e exclude each other");
+        return 2;
+    }
+    if ((o->all_devices || o->nserials > 1) && o->target == TARGET_LINUX) {
+        snprintf(err, errlen, "several devices need --target=android");
+        return 2;
+    }
     if (o->stream && o->target != TARGET_LINUX) {
         snprintf(err, errlen, "--stream needs --target=linux");
         return 2;

@@ -20,14 +20,19 @@ struct preset;
 
 enum st_transport { TRANSPORT_AUTO, TRANSPORT_SERVER, TRANSPORT_DIRECT };
 
+/* Devices one run traces at once (-e ... -e, --all-devices). */
+#define ST_MAX_DEVICES 64
+
 struct st_options {
     const char *output;         /* -o; NULL: derived */
     int time_s;                 /* -t rounded up to seconds; -1: not given */
     long time_ms;               /* -t as given (units.h); -1: not given */
     int buf_kb;                 /* -b; -1: not given */
     int json;                   /* -j */
-    const char *serial;         /* -e or $ANDROID_SERIAL */
-    int serial_given;           /* -e was on the command line */
+    const char *serial;         /* the first -e, or $ANDROID_SERIAL */
+    const char *serials[ST_MAX_DEVICES];   /* every -e, in order */
+    size_t nserials;
+    int all_devices;            /* --all-devices */
     enum capture_target target;
     enum st_transport transport;    /* --transport; default auto */
     int timeout_s;              /* --timeout; -1: none */

@@ -31,6 +31,12 @@ static char *raw_path_for(const char *out, const char *ext)
 
 int result_open(const struct st_options *o, const char *raw_ext, struct result *r)
 {
+    return result_open_viewer(o, raw_ext, NULL, r);
+}
+
+int result_open_viewer(const struct st_options *o, const char *raw_ext,
+                       const struct viewer *v, struct result *r)
+{
     memset(r, 0, sizeof(*r));
     r->out = options_output_path(o);
     r->raw = r->out ? raw_path_for(r->out, raw_ext) : NULL;
@@ -38,8 +44,12 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
         fprintf(stderr, "systrace: out of memory\n");
         return EXIT_ERROR;
     }
-    if (!o->json && open_viewer(o, &r->v))
+    if (v && !o->json) {
+        r->v = *v;
+        r->shared_viewer = 1;
+    } else if (!o->json && open_viewer(o, &r->v)) {
         return EXIT_ERROR;
+    }
     enum st_err e = tw_open(r->out, o->json ? TW_JSON : TW_HTML, &r->v, &r->w);
     if (e) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out,
@@ -74,7 +84,8 @@ void result_free(struct result *r)
 {
     tw_free(r->w);
     tevents_free(r->te);
-    viewer_free(&r->v);
+    if (!r->shared_viewer)
+        viewer_free(&r->v);
     free(r->out);
     free(r->raw);
     memset(r, 0, sizeof(*r));

@@ -16,6 +16,7 @@ struct result {
     char *out;              /* output path */
     char *raw;              /* OUT minus extension plus raw_ext */
     struct viewer v;
+    int shared_viewer;      /* v is a copy of a viewer someone else frees */
     struct tracewriter *w;
     struct tevents *te;     /* --trace-events, or NULL */
 };
@@ -23,6 +24,9 @@ struct result {
 /* raw_ext: ".atrace" for device dumps, ".ftrace" for host text.  Prints
  * its own error; returns an exit code (cli.h). */
 int result_open(const struct st_options *o, const char *raw_ext, struct result *r);
+/* The same with a viewer loaded once for several results (NULL: load). */
+int result_open_viewer(const struct st_options *o, const char *raw_ext,
+                       const struct viewer *v, struct result *r);
 /* Commit the page and the trace-event file, report them; exit code. */
 int result_commit(const struct st_options *o, struct result *r);
 void result_free(struct result *r);

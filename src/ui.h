@@ -1,11 +1,17 @@
 /*
  * What the user sees during a capture: catapult's messages on stdout,
- * warnings on stderr, and on a terminal a countdown while tracing and the
- * bytes received and rate while collecting (plain lines when not a TTY).
+ * warnings on stderr, and on a terminal a countdown (or the elapsed time)
+ * while tracing and the bytes received and rate while collecting (plain
+ * lines when not a TTY).
+ *
+ * Several captures (one per device) may report at once from their own
+ * threads: every call takes the ui's lock, each device's messages carry
+ * its serial in front, and the progress line shows the bytes of all.
  */
 #ifndef SYSTRACE_UI_H
 #define SYSTRACE_UI_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "agents/capture.h"
@@ -16,10 +22,24 @@ struct ui {
     int progress_shown;     /* a \r line is on screen */
     double t0;              /* collection start (µs) */
     double last;            /* last progress update (µs) */
+    uint64_t bytes;         /* of every capture */
+    pthread_mutex_t lock;
+};
+
+/* One capture's view of the ui: its messages prefixed "PREFIX: " (empty:
+ * none, as with one device), its bytes counted into the total. */
+struct ui_dev {
+    struct ui *u;
+    char prefix[128];
     uint64_t bytes;
 };
 
+/* hooks: the single-capture hooks (no prefix).  ui_free when done. */
 void ui_init(struct ui *u, int quiet, struct capture_ui *hooks);
+void ui_free(struct ui *u);
+/* Hooks for one of several captures. */
+void ui_dev_hooks(struct ui *u, struct ui_dev *d, const char *prefix, struct capture_ui *hooks);
+
 /* Erase any \r progress line, so no stale count stays on screen; call
  * before printing anything else on the terminal. */
 void ui_endline(struct ui *u);

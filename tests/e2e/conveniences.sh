@@ -61,9 +61,6 @@ echo "$start_line" | grep -q -- "-b 2048" || fail "-b did not win over the prese
 echo "$start_line" | grep -qw thermal || fail "--preset=power: thermal not traced"
 run_st 2 --preset=nope
 assert_contains err.txt "unknown preset 'nope'"
-# -e twice is refused (one device per run), not silently the last one
-run_st 2 -e "$SIM_SERIAL" -e other -t 1 sched
-assert_contains err.txt "-e given twice ('$SIM_SERIAL' and 'other')"
 run_st 0 -l
 assert_contains out.txt "Presets (--preset=NAME, combinable with categories):"
 assert_contains out.txt "frames - jank and frame timing"

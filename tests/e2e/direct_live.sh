@@ -20,4 +20,15 @@ trace_block trace.html 2 | grep -q sched_switch || fail "no sched events in the 
 run_st 0 --transport direct -e "$DSIM_SERIAL" -o t2.html -t 0 sched
 run_st 1 --transport server -e "$DSIM_SERIAL" -o t3.html -t 0 sched
 assert_contains err.txt "adb server"
+# several devices over direct TCP at once: one page each
+first=$DSIM_SERIAL first_state=$DSIM_STATE
+dsim_start --auth-keys "$T/trusted"
+run_st 0 --transport direct -e "$first" -e "$DSIM_SERIAL" -o two.html -t 1 sched
+for s in "$first" "$DSIM_SERIAL"; do
+    f="two-$(echo "$s" | tr ':' '_').html"
+    trace_block "$f" 2 | grep -q sched_switch || fail "direct, several devices: $f"
+done
+for st in "$first_state" "$DSIM_STATE"; do
+    [ "$(sed -n 's/^tracing_on=//p' "$st")" = 0 ] || fail "direct: a device left tracing"
+done
 echo ok

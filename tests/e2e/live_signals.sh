@@ -16,8 +16,8 @@ no_litter() {   # WHAT
 not_tracing() {   # WHAT
     [ "$(sim_state tracing_on)" = 0 ] || fail "$1: the device is still tracing"
 }
-bg_run() {   # OUT ARGS...
-    "$SYSTRACE" -o "$@" >out.txt 2>err.txt </dev/null &
+bg_run() {   # OUT ARGS... (on the device started last)
+    "$SYSTRACE" -e "$SIM_SERIAL" -o "$@" >out.txt 2>err.txt </dev/null &
     pid=$!
     track_pid $pid
     wait_tracing
@@ -39,6 +39,9 @@ trace_block pipe.html 2 | grep -q sched_switch || fail "stdout closed: trace not
 not_tracing "stdout closed"
 no_litter "stdout closed"
 
+# (a slow link, so the collection is still under way when the second one
+# arrives: on a fast one it may be done, and then the trace is written)
+start_sim --rate 200000
 bg_run twice.html -t 30 sched gfx
 kill -INT $pid; sleep 0.01; kill -INT $pid
 wait $pid; rc=$?
@@ -48,6 +51,7 @@ assert_contains out.txt "Interrupted again: abandoning the trace and stopping tr
 not_tracing "two Ctrl-Cs"
 no_litter "two Ctrl-Cs"
 
+start_sim
 bg_run quit.html -t 30 sched
 kill -QUIT $pid; wait $pid; rc=$?
 [ $rc -eq 131 ] || { cat err.txt; fail "SIGQUIT: exit $rc"; }

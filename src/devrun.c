@@ -1,0 +1,235 @@
+/* One device's part of a live capture; see devrun.h. */
+#include "devrun.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agents/android/probe.h"
+#include "cli.h"
+#include "lib/signals.h"
+
+static int fail(struct devrun *d, const char *who, const char *what)
+{
+    fprintf(stderr, "systrace: %s: %s\n", who, what);
+    snprintf(d->outcome, sizeof(d->outcome), "failed: %s", what);
+    return d->rc = EXIT_ERROR;
+}
+
+void devrun_safe_serial(const char *serial, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; serial[i] && i + 1 < n; i++) {
+        char ch = serial[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+        out[i] = ok ? ch : '_';
+    }
+    out[i] = '\0';
+}
+
+/* trace.html -> trace-SERIAL.html */
+static char *with_serial(const char *path, const char *serial)
+{
+    char safe[256];
+    devrun_safe_serial(serial, safe, sizeof(safe));
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    size_t stem = dot && dot > name ? (size_t)(dot - path) : strlen(path);
+    size_t n = strlen(path) + strlen(safe) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%.*s-%s%s", (int)stem, path, safe, path + stem);
+    return p;
+}
+
+int devrun_init(struct devrun *d, const struct st_options *o, const char *want, int several,
+                int cancel_fd, struct ui *u)
+{
+    memset(d, 0, sizeof(*d));
+    d->o = *o;
+    d->want = want;
+    d->several = several;
+    d->cancel[0] = d->cancel[1] = -1;
+    options_capture(&d->o, &d->copt);
+    d->c.opt = &d->copt;
+    dynbuf_init(&d->c.err, 8192);
+    ui_dev_hooks(u, &d->ud, several ? want : "", &d->c.ui);
+    d->c.cancel_fd = cancel_fd;
+    if (cancel_fd < 0) {
+        if (pipe(d->cancel) != 0)
+            return -1;
+        for (int i = 0; i < 2; i++) {
+            fcntl(d->cancel[i], F_SETFL, fcntl(d->cancel[i], F_GETFL) | O_NONBLOCK);
+            fcntl(d->cancel[i], F_SETFD, FD_CLOEXEC);
+        }
+        d->c.cancel_fd = d->cancel[0];
+    }
+    if (several)
+        d->o.quiet = 1;     /* the run prints one summary line per device */
+    return 0;
+}
+
+static void auth_note(void *ctx, const char *msg)
+{
+    struct devrun *d = ctx;
+    d->c.ui.warn(d->c.ui.ctx, "%s", msg);
+}
+
+/* What a user runs when systrace could not stop tracing itself. */
+static void set_stop_hint(struct devrun *d)
+{
+    struct dynbuf q;
+    dynbuf_init(&q, 1024);
+    if (adb_is_plain_token(d->c.serial))
+        dynbuf_addstr(&q, d->c.serial);
+    else
+        adb_quote_arg(&q, d->c.serial);     /* nothing the user's shell expands */
+    snprintf(d->stop_cmd, sizeof(d->stop_cmd), "adb -s %s shell atrace --async_stop",
+             dynbuf_str(&q));
+    dynbuf_free(&q);
+    snprintf(d->stop_hint, sizeof(d->stop_hint), "the device may still be tracing; stop it "
+             "with: %s", d->stop_cmd);
+    d->c.stop_hint = d->stop_hint;
+}
+
+/* Several devices: this one's page, --trace-events file and raw dump are
+ * named after its serial. */
+static int name_outputs(struct devrun *d)
+{
+    if (!d->several)
+        return 0;
+    char *out = options_output_path(&d->o);
+    d->out_path = out ? with_serial(out, d->c.serial) : NULL;
+    free(out);
+    if (d->o.trace_events)
+        d->te_path = with_serial(d->o.trace_events, d->c.serial);
+    if (!d->out_path || (d->o.trace_events && !d->te_path))
+        return -1;
+    d->o.output = d->out_path;
+    if (d->te_path)
+        d->o.trace_events = d->te_path;
+    return 0;
+}
+
+int devrun_connect(struct devrun *d, int direct, const char *server_err)
+{
+    const struct st_options *o = &d->o;
+    if (!(d->client = adb_client_new()))
+        return fail(d, "adb", "out of memory");
+    if (adb_client_use_env(d->client))
+        return fail(d, "adb", adb_client_error(d->client));
+    adb_client_set_timeout(d->client, o->timeout_s > 0 ? o->timeout_s * 1000
+                                                       : ADB_DEFAULT_TIMEOUT_MS);
+    adb_client_set_cancel_fd(d->client, d->c.cancel_fd);
+    if (direct) {
+        adb_client_set_auth_notify(d->client, auth_note, d);
+        if (adb_device_open_direct(d->client, d->want, &d->dev)) {
+            if (server_err)
+                fprintf(stderr, "systrace: adb: %s\n", server_err);
+            return fail(d, server_err ? "adb (direct, without a server)" : "adb (direct)",
+                        adb_client_error(d->client));
+        }
+    } else if (adb_device_open(d->client, d->want, &d->dev)) {
+        return fail(d, d->several && d->want ? d->want : "adb", adb_client_error(d->client));
+    }
+    d->c.dev = d->dev;
+    d->c.serial = adb_device_info(d->dev)->serial;
+    set_stop_hint(d);
+    if (device_probe(&d->c))
+        return fail(d, d->c.serial, dynbuf_str(&d->c.err));
+    if (name_outputs(d))
+        return fail(d, d->c.serial, "out of memory");
+    return d->rc = EXIT_OK;
+}
+
+int devrun_list(struct devrun *d)
+{
+    if (device_list_categories(&d->c))
+        return fail(d, d->c.serial, dynbuf_str(&d->c.err));
+    snprintf(d->outcome, sizeof(d->outcome), "listed");
+    return EXIT_OK;
+}
+
+/* A failed step's exit code: 130/143 for a signal, else 1. */
+static int failed_rc(enum st_err e)
+{
+    return sig_terminated() || e == ST_EINTR ? sig_exit_status() : EXIT_ERROR;
+}
+
+static void record(struct devrun *d, enum st_err e)
+{
+    result_report_error(&d->res, d->c.serial, dynbuf_str(&d->c.err));
+    snprintf(d->outcome, sizeof(d->outcome), "%s: %s",
+             e == ST_EINTR ? "stopped" : "failed", dynbuf_str(&d->c.err));
+    d->rc = failed_rc(e);
+}
+
+int devrun_start(struct devrun *d, const struct viewer *v)
+{
+    if ((d->rc = result_open_viewer(&d->o, ".atrace", v, &d->res))) {
+        snprintf(d->outcome, sizeof(d->outcome), "failed: its output cannot be written");
+        return d->rc;
+    }
+    d->c.raw_path = d->res.raw;
+    enum st_err e = ctl_new(&d->c, &d->ctl);
+    d->started = 1;     /* from here on the device may be tracing */
+    if (!e)
+        e = ctl_start(d->ctl);
+    if (e) {
+        d->started = 0;     /* ctl_start cleaned up */
+        record(d, e);
+    }
+    return d->rc;
+}
+
+int devrun_collect(struct devrun *d)
+{
+    enum st_err e = ctl_collect(d->ctl, d->res.w);
+    d->started = 0;
+    if (e) {
+        record(d, e);
+        return d->rc;
+    }
+    d->rc = result_commit(&d->o, &d->res);
+    if (d->rc == EXIT_OK)
+        snprintf(d->outcome, sizeof(d->outcome), "wrote %s", d->res.out);
+    else
+        snprintf(d->outcome, sizeof(d->outcome), "failed: %s cannot be written", d->res.out);
+    return d->rc;
+}
+
+void devrun_abort(struct devrun *d, enum st_err why)
+{
+    if (!d->started)
+        return;
+    ctl_abort(d->ctl);
+    d->started = 0;
+    d->rc = failed_rc(why);
+    snprintf(d->outcome, sizeof(d->outcome), "stopped: tracing stopped, nothing written");
+}
+
+void devrun_cancel(struct devrun *d)
+{
+    char c = 1;
+    if (d->cancel[1] >= 0 && write(d->cancel[1], &c, 1) < 0) {
+        /* full: readable already, which is all a cancel needs */
+    }
+}
+
+void devrun_free(struct devrun *d)
+{
+    ctl_free(d->ctl);
+    result_free(&d->res);
+    adb_device_free(d->dev);
+    adb_client_free(d->client);
+    dynbuf_free(&d->c.err);
+    for (int i = 0; i < 2; i++)
+        if (d->cancel[i] >= 0)
+            close(d->cancel[i]);
+    free(d->out_path);
+    free(d->te_path);
+}

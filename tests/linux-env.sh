@@ -36,7 +36,7 @@ need_tracefs() {
 # several checkouts (or a make check beside a make asan) take turns.
 _linux_lock() {
     command -v flock >/dev/null || return 0
-    exec 9>"${TMPDIR:-/tmp}/systrace-linux-tests.lock"
+    exec 9>/tmp/systrace-linux-tests.lock  # not $TMPDIR: every checkout must see it
     flock -w 1800 9 || fail "another run's host tracing tests held the lock for 30 min"
 }
 

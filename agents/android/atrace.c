@@ -126,13 +126,6 @@ static enum st_err create(struct capture *c, void **state)
     return e ? e : make_plan(a);
 }
 
-/* The device's atrace says -z is unknown (old or vendor builds). */
-static int rejects_z(const struct adb_result *r)
-{
-    return strstr(r->out, "invalid option") || strstr(r->err, "invalid option") ||
-           strstr(r->out, "unrecognized option") || strstr(r->err, "unrecognized option");
-}
-
 static enum st_err start(void *state)
 {
     struct atrace *a = state;
@@ -146,7 +139,7 @@ static enum st_err start(void *state)
         if (e)
             return e;
         int rc = r.exit_code;
-        if (rc != 0 && a->compress && rejects_z(&r)) {
+        if (rc != 0 && a->compress && atrace_rejects_z(r.out, r.err)) {
             adb_result_free(&r);
             a->c->ui.warn(a->c->ui.ctx, "the device's atrace cannot compress (-z); "
                                         "tracing uncompressed");

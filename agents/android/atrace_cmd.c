@@ -108,6 +108,19 @@ int atrace_root_only(const char *name)
     return 0;
 }
 
+static int has_z_error(const char *s)
+{
+    for (const char *p = s; (p = strstr(p, "unknown option -- z")); p++)
+        if (p[19] == '\0' || p[19] == '\n' || p[19] == '\r' || p[19] == ' ')
+            return 1;
+    return strstr(s, "invalid option") || strstr(s, "unrecognized option");
+}
+
+int atrace_rejects_z(const char *out, const char *err)
+{
+    return has_z_error(out) || has_z_error(err);
+}
+
 static int kept_has(const struct atrace_plan *p, size_t first, const char *name)
 {
     for (size_t i = first; i < p->argc; i++)

@@ -32,6 +32,12 @@ int atrace_cats_has(const struct atrace_cats *c, const char *name);
  * only enable with write access to tracefs event files. */
 int atrace_root_only(const char *name);
 
+/* The device's atrace says -z is an unknown option.  Phones print
+ * bionic's getopt_long text, "atrace: unknown option -- z"; glibc's
+ * "invalid option -- 'z'" and "unrecognized option" are matched too.
+ * out/err: its stdout and stderr (merged into out on a legacy shell). */
+int atrace_rejects_z(const char *out, const char *err);
+
 struct atrace_plan {
     const char **argv;      /* "atrace", options, categories; NULL-terminated */
     size_t argc;

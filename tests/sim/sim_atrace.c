@@ -12,8 +12,11 @@
  * turn tracing off and disable the categories; --async_dump leaves
  * tracing on.  After a dump the buffer is empty.
  * Deviations chosen and documented: an unknown category fails like real
- * atrace (error message, exit 1); --no-z makes -z an invalid option;
- * below SDK 23 --async_stop is an unrecognized option.
+ * atrace (error message, exit 1); --no-z makes -z an unknown option;
+ * below SDK 23 --async_stop is an unknown option.  Option errors read as
+ * on a phone: bionic's getopt_long (OpenBSD's) says "atrace: unknown
+ * option -- z" / "option requires an argument -- t", then atrace prints a
+ * blank line and its usage and exits -1 (255).
  */
 #include "sim_atrace.h"
 #include "sim_cmds.h"
@@ -146,6 +149,14 @@ static void usage(struct sh_cmd *c)
                                         "trace buffer\n");
 }
 
+/* bionic's getopt_long warnx() text, then atrace's "\n" + usage, exit(-1) */
+static int option_error(struct sh_cmd *c, const char *msg, const char *what)
+{
+    sink_printf(c->err, "atrace: %s -- %s\n\n", msg, what);
+    usage(c);
+    return -2;
+}
+
 enum mode { M_SYNC, M_START, M_STOP, M_DUMP, M_LIST };
 
 struct atrace_args {
@@ -168,11 +179,8 @@ static int long_opt(struct sh_cmd *c, const char *a, struct atrace_args *r)
         r->mode = M_DUMP;
     else if (!strcmp(a, "--list_categories"))
         r->mode = M_LIST;
-    else {
-        sink_printf(c->err, "atrace: unrecognized option '%s'\n", a);
-        usage(c);
-        return -1;
-    }
+    else
+        return option_error(c, "unknown option", a + 2);
     return 0;
 }
 
@@ -186,19 +194,13 @@ static int short_opts(struct sh_cmd *c, int *i, struct atrace_args *r)
         }
         if (*f == 'c' || *f == 'n')
             continue;
-        if (!strchr("tbaksof", *f)) {
-            sink_printf(c->err, "atrace: invalid option -- '%c'\n", *f);
-            usage(c);
-            return -1;
-        }
+        char opt[2] = {*f, '\0'};
+        if (!strchr("tbaksof", *f))
+            return option_error(c, "unknown option", opt);
         const char *val = f[1] ? f + 1 : (*i + 1 < c->argc ? c->argv[++*i]
                                                            : NULL);
-        if (!val) {
-            sink_printf(c->err, "atrace: option requires an argument -- "
-                        "'%c'\n", *f);
-            usage(c);
-            return -1;
-        }
+        if (!val)
+            return option_error(c, "option requires an argument", opt);
         uint64_t n = 0;
         if (strchr("tbs", *f) && (sim_parse_u64(val, &n) || n > 1u << 24)) {
             sink_printf(c->err, "error parsing -%c argument '%s'\n", *f, val);
@@ -252,7 +254,7 @@ static int parse(struct sh_cmd *c, struct atrace_args *r)
         else
             rc = category(c, a, r);
         if (rc)
-            return -1;
+            return rc;
     }
     return 0;
 }
@@ -293,8 +295,9 @@ int sim_cmd_atrace(struct sh_cmd *c)
 {
     struct atrace_args r;
     struct sim_device *dev = c->sh->dev;
-    if (parse(c, &r))
-        return 1;
+    int bad = parse(c, &r);
+    if (bad)
+        return bad == -2 ? 255 : 1;
     switch (r.mode) {
     case M_LIST:
         return list_categories(c);

@@ -10,7 +10,9 @@
  * dump prints " done\nTRACE:\n" and the trace (a zlib stream with -z).
  * --async_stop and the synchronous mode (no async flag; -t N, default 5 s)
  * turn tracing off and disable the categories; --async_dump leaves
- * tracing on.  After a dump the buffer is empty.
+ * tracing on.  After a dump the buffer is empty, unless atrace died
+ * during it (see KILLED).  -k without root fails as on a user build
+ * (see kfuncs_denied).
  * Deviations chosen and documented: an unknown category fails like real
  * atrace (error message, exit 1); --no-z makes -z an unknown option;
  * below SDK 23 --async_stop is an unknown option.  Option errors read as
@@ -165,6 +167,7 @@ struct atrace_args {
     uint64_t secs;
     uint64_t buffer_kb;
     const char *apps;
+    const char *kfuncs;
     const char *outfile;
     uint64_t cats;
 };
@@ -212,6 +215,8 @@ static int short_opts(struct sh_cmd *c, int *i, struct atrace_args *r)
             r->buffer_kb = n;
         else if (*f == 'a')
             r->apps = val;
+        else if (*f == 'k')
+            r->kfuncs = val;
         else if (*f == 'o')
             r->outfile = val;
         return 0;   /* the value used the rest of this argument */
@@ -269,6 +274,13 @@ static int list_categories(struct sh_cmd *c)
     return 0;
 }
 
+/* A dump whose reader went away (the link dropped, the host closed the
+ * stream) kills atrace with SIGPIPE (adbd hangs up): it never clears the
+ * buffer nor cleans up, so tracing stays off (--async_stop stopped it
+ * first) but categories, app tags and the large buffer stay set, and the
+ * trace is still in the buffer for another dump. */
+#define KILLED (128 + 13)
+
 static int dump(struct sh_cmd *c, struct atrace_args *r)
 {
     struct sim_sink *out = c->out, *file = NULL;
@@ -287,8 +299,25 @@ static int dump(struct sh_cmd *c, struct atrace_args *r)
                                         : sim_trace_dump(c, out, r->compress);
     if (file && file->close)
         file->close(file);
+    if (rc)
+        return KILLED;      /* the buffer is not cleared: the data stays */
     sim_trace_clear(c->sh->dev);
-    return rc ? 1 : 0;
+    return 0;
+}
+
+/* -k without root: setKernelTraceFuncs() cannot open current_tracer.
+ * atrace.cpp goes on with `ok &= ...`, so categories, buffer and tags
+ * are set and tracing is switched on anyway, but it prints no "capturing
+ * trace...", says "unable to start tracing" and still exits 0. */
+static int kfuncs_denied(struct sh_cmd *c, const struct atrace_args *r)
+{
+    struct sim_device *dev = c->sh->dev;
+    if (!r->kfuncs || !dev->opt.no_root)
+        return 0;
+    sink_printf(c->err, "error opening %s/current_tracer: Permission denied (13)\n"
+                "unable to start tracing\n",
+                dev->opt.debugfs ? "/sys/kernel/debug/tracing" : "/sys/kernel/tracing");
+    return 1;
 }
 
 int sim_cmd_atrace(struct sh_cmd *c)
@@ -304,11 +333,14 @@ int sim_cmd_atrace(struct sh_cmd *c)
     case M_START:
         sim_trace_start(dev, r.cats, r.buffer_kb ? (int)r.buffer_kb : 2048,
                         r.compress, r.apps, sim_alloc_pid(dev));
+        if (kfuncs_denied(c, &r))
+            return 0;
         return sink_puts(c->out, "capturing trace...") ? 1 : 0;
     case M_STOP: {
         sim_trace_stop(dev);
         int rc = dump(c, &r);
-        sim_trace_cleanup(dev);
+        if (rc != KILLED)
+            sim_trace_cleanup(dev);
         return rc;
     }
     case M_DUMP:
@@ -318,6 +350,11 @@ int sim_cmd_atrace(struct sh_cmd *c)
     }
     sim_trace_start(dev, r.cats, r.buffer_kb ? (int)r.buffer_kb : 2048,
                     r.compress, r.apps, sim_alloc_pid(dev));
+    if (kfuncs_denied(c, &r)) {     /* the sync mode stops and cleans up */
+        sim_trace_stop(dev);
+        sim_trace_cleanup(dev);
+        return 0;
+    }
     if (sink_puts(c->out, "capturing trace...") ||
         sim_sleep(r.secs * 1000000000u, sim_shell_cancel_cb, c->sh)) {
         sim_trace_stop(dev);
@@ -326,6 +363,7 @@ int sim_cmd_atrace(struct sh_cmd *c)
     }
     sim_trace_stop(dev);
     int rc = dump(c, &r);
-    sim_trace_cleanup(dev);
+    if (rc != KILLED)
+        sim_trace_cleanup(dev);
     return rc;
 }

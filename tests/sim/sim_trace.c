@@ -75,9 +75,11 @@ void sim_trace_write_state(struct sim_device *dev)
     dynbuf_free(&b);
 }
 
+/* atrace sets the tags property when it starts and clears it in its
+ * cleanup, whatever tracing_on says: a dump that died leaves it set. */
 uint64_t sim_trace_tags(struct sim_device *dev)
 {
-    return dev->trace->on ? sim_category_tags(dev->trace->cats) : 0;
+    return sim_category_tags(dev->trace->cats);
 }
 
 void sim_trace_start(struct sim_device *dev, uint64_t cats, int buffer_kb,
@@ -410,16 +412,27 @@ struct dump_out {
     uint64_t sent, limit;
 };
 
+/* --disconnect-after: the link drops once B bytes went out.  With
+ * --reconnect-after every connection goes and the device is away for a
+ * while (sim_link_drop); without it just this connection drops. */
+static void drop_link(struct dump_out *d)
+{
+    struct sim_device *dev = d->c->sh->dev;
+    if (d->c->sh->stream)
+        sim_stream_flush(d->c->sh->stream);
+    if (dev->opt.reconnect_after_ms >= 0)
+        sim_link_drop(dev, d->limit);
+    else if (d->c->sh->stream)
+        sim_stream_drop_connection(d->c->sh->stream);
+}
+
 static int dump_write(struct dump_out *d, const void *p, size_t n)
 {
     if (d->limit && d->sent + n >= d->limit) {
         size_t k = (size_t)(d->limit - d->sent);
         sink_write(d->out, p, k);
         d->sent += k;
-        if (d->c->sh->stream) {
-            sim_stream_flush(d->c->sh->stream);
-            sim_stream_drop_connection(d->c->sh->stream);
-        }
+        drop_link(d);
         return -1;
     }
     d->sent += n;
@@ -469,6 +482,13 @@ int sim_trace_dump(struct sh_cmd *c, struct sim_sink *out, int compress)
     if (!r || !in || !zbuf)
         goto out;
     struct dump_out d = {c, out, 0, dev->opt.disconnect_after};
+    /* bytes written to /dev/null on the device never cross the link; a
+     * brief drop (--reconnect-after) happens once */
+    pthread_mutex_lock(&dev->lock);
+    if (out == &sim_null_sink ||
+        (dev->opt.reconnect_after_ms >= 0 && dev->link_drops))
+        d.limit = 0;
+    pthread_mutex_unlock(&dev->lock);
     if (compress) {
         rc = dump_deflate(&d, r, in, zbuf, dev->opt.zlevel);
     } else {

@@ -43,6 +43,8 @@ int sim_stream_cancelled(void *stream);
 
 /* Drop the whole TCP connection now (--disconnect-after). */
 void sim_stream_drop_connection(struct sim_stream *s);
+/* Drop every connection now, without waiting (--reconnect-after). */
+void sim_conn_drop_all(void);
 
 struct sim_device *sim_stream_device(struct sim_stream *s);
 const char *sim_stream_service(struct sim_stream *s);

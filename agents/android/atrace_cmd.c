@@ -121,6 +121,11 @@ int atrace_rejects_z(const char *out, const char *err)
     return has_z_error(out) || has_z_error(err);
 }
 
+int atrace_start_failed(const char *out, const char *err)
+{
+    return strstr(out, "unable to start tracing") || strstr(err, "unable to start tracing");
+}
+
 static int kept_has(const struct atrace_plan *p, size_t first, const char *name)
 {
     for (size_t i = first; i < p->argc; i++)

@@ -38,6 +38,11 @@ int atrace_root_only(const char *name);
  * out/err: its stdout and stderr (merged into out on a legacy shell). */
 int atrace_rejects_z(const char *out, const char *err);
 
+/* atrace --async_start said it did not start (it may still exit 0: on
+ * some failures, e.g. -k without root, it prints "unable to start
+ * tracing" on stderr and returns 0). */
+int atrace_start_failed(const char *out, const char *err);
+
 struct atrace_plan {
     const char **argv;      /* "atrace", options, categories; NULL-terminated */
     size_t argc;

@@ -184,6 +184,17 @@ static void z_rejections(void **st)
     assert_false(atrace_rejects_z("", "error: unknown tracing category \"z\"\n"));
 }
 
+/* -k on a user build: atrace exits 0 but says it did not start. */
+static void start_failures(void **st)
+{
+    (void)st;
+    assert_true(atrace_start_failed("", "error opening /sys/kernel/tracing/current_tracer: "
+                                        "Permission denied (13)\nunable to start tracing\n"));
+    assert_true(atrace_start_failed("error opening x\r\nunable to start tracing\r\n", ""));
+    assert_false(atrace_start_failed("capturing trace...", ""));
+    assert_false(atrace_start_failed("", ""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +205,7 @@ int main(void)
         cmocka_unit_test(output_names),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(z_rejections),
+        cmocka_unit_test(start_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

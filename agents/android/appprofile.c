@@ -6,8 +6,8 @@
  *   start    am profile start [--sampling US] PROCESS /data/local/tmp/systrace-<pid>.trace
  *   stop     am profile stop PROCESS; wait until the file's size is stable
  *            (sync stat, bounded by --timeout or 10 s)
- *   collect  pull it into a private host temp file (0600), rm -f it on the
- *            device, find the app's Trace.beginSection/traceBegin calls
+ *   collect  pull it into a private host temp file (0600; pulled again
+ *            when the link drops meanwhile), rm -f it on the device, find the app's Trace.beginSection/traceBegin calls
  *            (mtrace on_slice hook), align them with the B lines and
  *            clock-sync markers the atrace agent's repair stage showed us
  *            (capture.line_observer), then write the method slices as a
@@ -259,6 +259,30 @@ static enum st_err pull_out(void *ctx, const void *p, size_t n)
     return fwrite(p, 1, n, pc->f) == n ? ST_OK : ST_EIO;
 }
 
+static enum st_err pull_once(struct appprofile *a, struct pull_ctx *pc)
+{
+    struct capture *c = a->c;
+    struct adb_sync *s;
+    enum st_err e = adb_sync_open(c->dev, &s);
+    if (e)
+        return failf(c, e, "cannot open a sync session", adb_device_error(c->dev));
+    struct adb_sink sink = {pull_out, NULL, NULL, pc};
+    e = adb_sync_pull(s, a->devpath, &sink);
+    if (e)
+        failf(c, e, "pulling the method trace failed", adb_sync_error(s));
+    adb_sync_free(s);
+    return e;
+}
+
+/* The link dropped during a pull (a missing file, ST_ENOENT, or a local
+ * write error, ST_EIO, is not that). */
+static int pull_broke(enum st_err e)
+{
+    return e != ST_ENOENT && e != ST_EIO && dev_link_lost(e);
+}
+
+/* Pull the device file into a private temp file; pulled once more when
+ * the link drops during the first pull. */
 static enum st_err pull(struct appprofile *a, char *tmp, size_t tmplen)
 {
     struct capture *c = a->c;
@@ -274,16 +298,13 @@ static enum st_err pull(struct appprofile *a, char *tmp, size_t tmplen)
         close(fd);
         return failf(c, ST_EIO, "cannot create a temporary file", strerror(errno));
     }
-    struct adb_sync *s;
-    enum st_err e = adb_sync_open(c->dev, &s);
-    if (!e) {
-        struct adb_sink sink = {pull_out, NULL, NULL, &pc};
-        e = adb_sync_pull(s, a->devpath, &sink);
-        if (e)
-            failf(c, e, "pulling the method trace failed", adb_sync_error(s));
-        adb_sync_free(s);
-    } else {
-        failf(c, e, "cannot open a sync session", adb_device_error(c->dev));
+    enum st_err e = pull_once(a, &pc);
+    if (pull_broke(e) && !dev_wait_back(c, dynbuf_str(&c->err),
+                                        ", to pull the method trace again")) {
+        rewind(pc.f);       /* the second pull writes the file from the start */
+        e = ftruncate(fileno(pc.f), 0) ? failf(c, ST_EIO, "cannot rewrite the temporary "
+                                                          "file", strerror(errno))
+                                       : pull_once(a, &pc);
     }
     if (fclose(pc.f) && !e)
         e = failf(c, ST_EIO, "cannot write the temporary file", strerror(errno));

@@ -29,7 +29,7 @@ assert_contains err.txt "the connection to the device dropped (after 20013 bytes
 assert_contains err.txt "waiting up to 30 s for it to come back, to fetch the trace again"
 [ "$(grep -c 'connection to the device dropped' err.txt)" = 1 ] || fail "more than one line"
 assert_contains out.txt "Wrote trace HTML file"
-grep -q "^link down after 20000 bytes of a dump, back in 300 ms$" "$SIM_LOG" || fail "no drop"
+grep -q "^link down after 20000 bytes, back in 300 ms$" "$SIM_LOG" || fail "no drop"
 [ "$(grep -c '^run atrace -z -t 1 -b 3000 -a com.android.systemui sched gfx --async_stop$' \
     "$SIM_LOG")" = 2 ] || fail "the trace was not fetched twice"
 # the page holds the second fetch only: one header, events in order
@@ -50,6 +50,15 @@ assert seen
 PY
 [ ! -e back.atrace ] && ! ls | grep -q '\.part$' || fail "raw dump left after success"
 state_is_clean "brief drop"
+
+# -- a drop while the app's method trace is pulled: pulled again
+start_sim --disconnect-pull-after 3000 --reconnect-after 300
+run_st 0 -o prof.html -t 1 --app-profile com.android.launcher3 -e "$SIM_SERIAL" view
+assert_contains err.txt "waiting up to 30 s for it to come back, to pull the method trace again"
+grep -q "^link down after 3000 bytes, back in 300 ms$" "$SIM_LOG" || fail "no drop in the pull"
+[ "$(grep -c '^sync RECV /data/local/tmp/systrace-' "$SIM_LOG")" = 2 ] || fail "not pulled twice"
+trace_block prof.html 3 | grep -q '"Trace.beginSection"' || fail "no method slices"
+state_is_clean "pull drop"
 
 # -- the device never comes back: bounded wait, kept bytes, the stop command
 start_sim --disconnect-after 20000 --reconnect-after never

@@ -35,6 +35,7 @@ struct sim_opts {
     int overflow;
     int drop_markers;           /* trace_marker writes succeed but vanish */
     uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
+    uint64_t disconnect_pull_after; /* bytes of a sync RECV; 0 = never */
     int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
                                  * drops, nothing else), SIM_NEVER: the
                                  * device stays away, else unreachable

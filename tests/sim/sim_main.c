@@ -51,6 +51,7 @@ static const char usage[] =
     "  --crlf                shell: output as through a PTY (\\r\\n)\n"
     "  --disconnect-after B  drop the connection after B bytes of a dump\n"
     "                        (also --disconnect-after-bytes B)\n"
+    "  --disconnect-pull-after B  the same after B bytes of a sync pull\n"
     "  --reconnect-after MS  with --disconnect-after: drop once, the device\n"
     "                        refuses connections for MS ms (never: for good)\n"
     "  --rate B              limit each connection to B bytes/second\n"
@@ -125,6 +126,9 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
         } else if (!strcmp(a, "--disconnect-after") ||
                    !strcmp(a, "--disconnect-after-bytes")) {
             if (opt_u64(a, v, &o->disconnect_after))
+                return -1;
+        } else if (!strcmp(a, "--disconnect-pull-after")) {
+            if (opt_u64(a, v, &o->disconnect_pull_after))
                 return -1;
         } else if (!strcmp(a, "--reconnect-after")) {
             if (v && !strcmp(v, "never"))
@@ -251,13 +255,31 @@ void sim_link_drop(struct sim_device *dev, uint64_t after_bytes)
     pthread_mutex_unlock(&dev->lock);
     char msg[128];
     if (ms == SIM_NEVER)
-        snprintf(msg, sizeof(msg), "down after %llu bytes of a dump, for good",
+        snprintf(msg, sizeof(msg), "down after %llu bytes, for good",
                  (unsigned long long)after_bytes);
     else
-        snprintf(msg, sizeof(msg), "down after %llu bytes of a dump, back in %lld ms",
+        snprintf(msg, sizeof(msg), "down after %llu bytes, back in %lld ms",
                  (unsigned long long)after_bytes, (long long)ms);
     sim_log(dev, "link", msg);
     sim_conn_drop_all();
+}
+
+void sim_drop_here(struct sim_device *dev, struct sim_stream *s, uint64_t after_bytes)
+{
+    if (s)
+        sim_stream_flush(s);
+    if (dev->opt.reconnect_after_ms >= 0)
+        sim_link_drop(dev, after_bytes);
+    else if (s)
+        sim_stream_drop_connection(s);
+}
+
+int sim_drop_armed(struct sim_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    int armed = dev->opt.reconnect_after_ms < 0 || !dev->link_drops;
+    pthread_mutex_unlock(&dev->lock);
+    return armed;
 }
 
 int sim_link_down(struct sim_device *dev)

@@ -412,27 +412,13 @@ struct dump_out {
     uint64_t sent, limit;
 };
 
-/* --disconnect-after: the link drops once B bytes went out.  With
- * --reconnect-after every connection goes and the device is away for a
- * while (sim_link_drop); without it just this connection drops. */
-static void drop_link(struct dump_out *d)
-{
-    struct sim_device *dev = d->c->sh->dev;
-    if (d->c->sh->stream)
-        sim_stream_flush(d->c->sh->stream);
-    if (dev->opt.reconnect_after_ms >= 0)
-        sim_link_drop(dev, d->limit);
-    else if (d->c->sh->stream)
-        sim_stream_drop_connection(d->c->sh->stream);
-}
-
 static int dump_write(struct dump_out *d, const void *p, size_t n)
 {
     if (d->limit && d->sent + n >= d->limit) {
         size_t k = (size_t)(d->limit - d->sent);
         sink_write(d->out, p, k);
         d->sent += k;
-        drop_link(d);
+        sim_drop_here(d->c->sh->dev, d->c->sh->stream, d->limit);
         return -1;
     }
     d->sent += n;
@@ -484,11 +470,8 @@ int sim_trace_dump(struct sh_cmd *c, struct sim_sink *out, int compress)
     struct dump_out d = {c, out, 0, dev->opt.disconnect_after};
     /* bytes written to /dev/null on the device never cross the link; a
      * brief drop (--reconnect-after) happens once */
-    pthread_mutex_lock(&dev->lock);
-    if (out == &sim_null_sink ||
-        (dev->opt.reconnect_after_ms >= 0 && dev->link_drops))
+    if (out == &sim_null_sink || !sim_drop_armed(dev))
         d.limit = 0;
-    pthread_mutex_unlock(&dev->lock);
     if (compress) {
         rc = dump_deflate(&d, r, in, zbuf, dev->opt.zlevel);
     } else {

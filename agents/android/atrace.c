@@ -256,7 +256,8 @@ static enum st_err chain_new(struct atrace *a, struct tracewriter *w,
     tw_text_sink(w, &ts);
     struct repair_opts ro = {.tgids = m, .circular = 1, .add_header = 1,
                              .watch = c->sync_written ? c->sync_id : NULL,
-                             .observe = c->line_observer, .observe_ctx = c->observer_ctx};
+                             .observe = c->line_observer, .observe_ctx = c->observer_ctx,
+                             .coverage = 1};
     a->rep = repair_new(&ro, &ts);
     static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
     a->norm = a->rep ? fnorm_new(&auto_flags, repair_write, a->rep) : NULL;
@@ -296,6 +297,27 @@ static enum st_err refetch(struct atrace *a, struct tracewriter *w, enum st_err 
     return ST_OK;
 }
 
+/* atrace's buffer size when no -b is given (frameworks/native atrace.cpp,
+ * g_traceBufferSizeKB) */
+#define ATRACE_DEFAULT_KB 2048
+
+/* A kernel buffer too small for the time traced loses data without a
+ * word (atrace's stops recording, a circular one keeps only the end):
+ * say how much was kept and which -b would have held it. */
+static void check_coverage(struct atrace *a)
+{
+    struct capture *c = a->c;
+    double kept = coverage_seconds(repair_coverage(a->rep));
+    double traced = (a->t_stop_us - a->t_start_us) / 1e6;
+    int kb = a->plan.buf_kb ? a->plan.buf_kb : ATRACE_DEFAULT_KB, want;
+    if (!a->t_start_us || !coverage_short(kept, traced, kb, &want))
+        return;
+    c->ui.warn(c->ui.ctx, "the trace covers only %.2f s of the %.1f s traced: the "
+                          "device's trace buffer (-b %d, KB per CPU) was full; -b %d would "
+                          "have held it%s", kept, traced, kb, want,
+               want >= 65536 ? " (or trace fewer categories)" : "");
+}
+
 /* Stop atrace and stream its dump into the part; fetched a second time
  * when the link dropped during the first. */
 static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
@@ -320,7 +342,9 @@ static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
             return stream_failed(a, e, adb_device_error(c->dev));
         if (!e && c->sdk >= 23)
             a->dirty = 0;   /* atrace --async_stop ran to its end: it cleaned up */
-        return finish_dump(a, w);
+        if (!(e = finish_dump(a, w)))
+            check_coverage(a);
+        return e;
     }
 }
 

@@ -175,6 +175,7 @@ enum st_err atrace_plan_make(const struct capture_opts *o, const struct atrace_c
     int buf = o->buf_kb > 0 ? o->buf_kb
               : kept_has(p, first, "sched") && kept_has(p, first, "webview") ? 8192
               : kept_has(p, first, "sched") ? 4096 : 0;
+    p->buf_kb = buf;
     if (buf) {
         snprintf(p->bbuf, sizeof(p->bbuf), "%d", buf);
         p->argv[bslot] = "-b";

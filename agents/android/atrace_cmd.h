@@ -47,6 +47,7 @@ struct atrace_plan {
     const char **argv;      /* "atrace", options, categories; NULL-terminated */
     size_t argc;
     size_t nkept;
+    int buf_kb;             /* the -b given to atrace; 0: atrace's default */
     char tbuf[16], bbuf[16];
 };
 

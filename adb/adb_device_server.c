@@ -193,7 +193,7 @@ static enum st_err listed_ready(struct server_device *sd, char *seen, size_t n)
     if (e == ST_EINTR)
         return e;
     if (e) {
-        snprintf(seen, n, "unknown (%s)", why[0] ? why : st_strerror(e));
+        snprintf(seen, n, "unknown (%.120s)", why[0] ? why : st_strerror(e));
         return ST_EOFFLINE;
     }
     int ready = 0;

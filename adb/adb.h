@@ -124,6 +124,17 @@ const struct adb_device_info *adb_device_info(const struct adb_device *d);
 int adb_device_has_feature(const struct adb_device *d, const char *feature);
 /* Comma-separated usable features, for logs. */
 const char *adb_device_features(const struct adb_device *d);
+/* After the connection to the device dropped: wait until it is usable
+ * again, for at most timeout_ms (<= 0: the device's timeout), as a
+ * bounded `adb wait-for-device`.  Over the server: until host:devices-l
+ * lists it as "device" again (the server reconnects `adb connect`ed
+ * devices on its own schedule: Debian's 29.0.6 tries 0.25 s after the
+ * drop, then every 10 s, six times); direct TCP: by connecting and
+ * authenticating again every 250 ms.  ST_OK at once when it is usable.
+ * ST_ETIMEOUT (detail: what it was last seen as), ST_EINTR (cancel fd),
+ * ST_EUNAUTH (direct: our key is refused now), ST_EUNSUPPORTED (direct
+ * USB: not reopened). */
+enum st_err adb_device_wait(struct adb_device *d, int timeout_ms);
 void adb_device_set_timeout(struct adb_device *d, int timeout_ms);
 void adb_device_set_cancel_fd(struct adb_device *d, int fd);
 const char *adb_device_error(const struct adb_device *d);

@@ -29,6 +29,14 @@ const char *adb_device_features(const struct adb_device *d)
     return d->features;
 }
 
+enum st_err adb_device_wait(struct adb_device *d, int timeout_ms)
+{
+    if (!d->ops->wait)
+        return ST_OK;
+    int ms = timeout_ms > 0 ? timeout_ms : d->io.timeout_ms;
+    return d->ops->wait(d, ms > 0 ? adb_now_ms() + ms : -1);
+}
+
 void adb_device_set_timeout(struct adb_device *d, int timeout_ms)
 {
     d->io.timeout_ms = timeout_ms;

@@ -8,6 +8,7 @@
  */
 #include "adb_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,7 +175,59 @@ static void server_free(struct adb_device *d)
     free(d);
 }
 
-static const struct adb_device_ops server_ops = {server_open, server_free};
+/* What host:devices-l says of this device now: ST_OK if usable; else the
+ * state (or why nobody answered) goes into seen and ST_EOFFLINE, or
+ * ST_EINTR when cancelled. */
+static enum st_err listed_ready(struct server_device *sd, char *seen, size_t n)
+{
+    struct adb_device *d = &sd->base;
+    struct dynbuf body;
+    dynbuf_init(&body, ADB_REPLY_MAX);
+    char why[ADB_ERRLEN] = "";
+    enum st_err e = adb_host_query(&sd->addr, &d->io, "host:devices-l", &body, why,
+                                   sizeof why);
+    struct adb_device_list *l = NULL;
+    if (!e)
+        e = adb_devices_parse(dynbuf_str(&body), body.len, &l);
+    dynbuf_free(&body);
+    if (e == ST_EINTR)
+        return e;
+    if (e) {
+        snprintf(seen, n, "unknown (%.120s)", why[0] ? why : st_strerror(e));
+        return ST_EOFFLINE;
+    }
+    int ready = 0;
+    snprintf(seen, n, "not listed");
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i].serial, d->info.serial)) {
+            ready = l->v[i].st == ADB_STATE_DEVICE;
+            snprintf(seen, n, "%s", l->v[i].state);
+        }
+    adb_device_list_free(l);
+    return ready ? ST_OK : ST_EOFFLINE;
+}
+
+/* The server keeps an `adb connect`ed device listed as "offline" while it
+ * reconnects it, and drops a USB device from the list until it is back:
+ * poll the list (as `adb wait-for-device` waits on the server). */
+static enum st_err server_wait(struct adb_device *d, int64_t deadline)
+{
+    struct server_device *sd = (struct server_device *)d;
+    char seen[160];
+    for (;;) {
+        enum st_err e = listed_ready(sd, seen, sizeof seen);
+        if (e != ST_EOFFLINE)
+            return e;
+        e = adb_nap(&d->io, deadline, 250, d->err, sizeof d->err);
+        if (e == ST_ETIMEOUT)
+            adb_seterr(d->err, sizeof d->err, "device %s did not come back (the adb "
+                       "server lists it as: %s)", d->info.serial, seen);
+        if (e)
+            return e;
+    }
+}
+
+static const struct adb_device_ops server_ops = {server_open, server_free, server_wait};
 
 enum st_err adb_server_device_new(const struct adb_addr *addr,
                                   const struct adb_io *io,

@@ -145,7 +145,15 @@ struct adb_device_ops {
     enum st_err (*open)(struct adb_device *d, const char *service,
                         struct adb_stream **out);
     void (*free)(struct adb_device *d);
+    /* until usable again or the deadline (adb_device_wait); NULL: the
+     * device cannot drop (test fakes) */
+    enum st_err (*wait)(struct adb_device *d, int64_t deadline);
 };
+
+/* Sleep poll_ms, or until the deadline if that is sooner; ST_EINTR when
+ * the cancel fd is readable, ST_ETIMEOUT when the deadline is reached. */
+enum st_err adb_nap(const struct adb_io *io, int64_t deadline, int poll_ms,
+                    char *err, size_t errlen);
 
 struct adb_device {
     const struct adb_device_ops *ops;

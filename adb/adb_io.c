@@ -119,3 +119,18 @@ void adb_conn_close(struct adb_conn *c)
     if (c)
         c->ops->close(c);
 }
+
+enum st_err adb_nap(const struct adb_io *io, int64_t deadline, int poll_ms,
+                    char *err, size_t errlen)
+{
+    int64_t now = adb_now_ms();
+    if (deadline >= 0 && now >= deadline)
+        return ST_ETIMEOUT;
+    int64_t until = now + poll_ms;
+    if (deadline >= 0 && deadline < until)
+        until = deadline;
+    enum st_err e = adb_wait_fd(-1, POLLIN, until, io->cancel_fd, err, errlen);
+    if (e != ST_ETIMEOUT)
+        return e;
+    return deadline >= 0 && until >= deadline ? ST_ETIMEOUT : ST_OK;
+}

@@ -561,6 +561,11 @@ void adb_wire_free(struct adb_wire *w)
         wire_destroy(w);
 }
 
+enum st_err adb_wire_dead(const struct adb_wire *w)
+{
+    return w->dead;
+}
+
 uint32_t adb_wire_version(const struct adb_wire *w)
 {
     return w->version;

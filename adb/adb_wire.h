@@ -123,6 +123,8 @@ struct adb_wire_auth {
 enum st_err adb_wire_connect(struct adb_ptrans *t, const struct adb_wire_auth *auth,
                              struct adb_wire **out, char *err, size_t errlen);
 void adb_wire_free(struct adb_wire *w);     /* when every stream is freed too */
+/* ST_OK while usable; else why the connection ended (every stream fails). */
+enum st_err adb_wire_dead(const struct adb_wire *w);
 uint32_t adb_wire_version(const struct adb_wire *w);
 size_t adb_wire_maxdata(const struct adb_wire *w);
 const struct adb_banner *adb_wire_banner(const struct adb_wire *w);

@@ -16,6 +16,8 @@
 struct wire_device {
     struct adb_device base;
     struct adb_wire *w;
+    int tcp;                /* reachable again at addr (adb_device_wait) */
+    struct adb_addr addr;
 };
 
 static enum st_err wd_open(struct adb_device *d, const char *service,
@@ -34,7 +36,58 @@ static void wd_free(struct adb_device *d)
     free(wd);
 }
 
-static const struct adb_device_ops wire_device_ops = {wd_open, wd_free};
+/* A new connection to the same adbd, as the adb server reconnects an
+ * `adb connect`ed device: TCP, then CNXN and AUTH with the usual keys
+ * (no prompt: a key the device accepted before is accepted again). */
+static enum st_err reconnect(struct wire_device *wd, int64_t deadline)
+{
+    struct adb_device *d = &wd->base;
+    struct adb_io io = d->io;
+    int64_t left = deadline < 0 ? -1 : deadline - adb_now_ms();
+    if (left >= 0 && (io.timeout_ms <= 0 || left < io.timeout_ms))
+        io.timeout_ms = left > 0 ? (int)left : 1;
+    struct adb_ptrans *t;
+    enum st_err e = adb_ptrans_tcp_connect(wd->addr.host, wd->addr.port, &io, &t, d->err,
+                                           sizeof d->err);
+    if (e)
+        return e;
+    struct adb_wire_auth auth = {.wait_ms = io.timeout_ms > 0 ? io.timeout_ms : 1};
+    struct adb_wire *w;
+    if ((e = adb_wire_connect(t, &auth, &w, d->err, sizeof d->err)))
+        return e;
+    adb_wire_free(wd->w);
+    wd->w = w;
+    ST_DBG(DBG_ADB, "direct device %s reconnected", d->info.serial);
+    return ST_OK;
+}
+
+static enum st_err wd_wait(struct adb_device *d, int64_t deadline)
+{
+    struct wire_device *wd = (struct wire_device *)d;
+    enum st_err why = adb_wire_dead(wd->w);
+    if (!why)
+        return ST_OK;
+    if (!wd->tcp) {
+        adb_seterr(d->err, sizeof d->err, "the USB connection to %s was lost (%s); "
+                   "reconnecting it is not supported", d->info.serial, st_strerror(why));
+        return ST_EUNSUPPORTED;
+    }
+    for (;;) {
+        enum st_err e = reconnect(wd, deadline);
+        if (!e || e == ST_EINTR || e == ST_EUNAUTH)
+            return e;
+        char last[ADB_ERRLEN];
+        adb_copyerr(last, sizeof last, d->err);
+        e = adb_nap(&d->io, deadline, 250, d->err, sizeof d->err);
+        if (e == ST_ETIMEOUT)
+            adb_seterr(d->err, sizeof d->err, "device %s did not come back (%s)",
+                       d->info.serial, last);
+        if (e)
+            return e;
+    }
+}
+
+static const struct adb_device_ops wire_device_ops = {wd_open, wd_free, wd_wait};
 
 static char *banner_features(const struct adb_banner *b)
 {
@@ -148,7 +201,13 @@ enum st_err adb_device_open_tcp(const struct adb_direct_params *p,
     int v6 = strchr(a->host, ':') != NULL;
     snprintf(devpath, sizeof devpath, "tcp:%s%s%s:%u", v6 ? "[" : "", a->host,
              v6 ? "]" : "", a->port);
-    return adb_wire_device_new(w, &p->io, serial, devpath, out);
+    e = adb_wire_device_new(w, &p->io, serial, devpath, out);
+    if (!e) {
+        struct wire_device *wd = (struct wire_device *)*out;
+        wd->tcp = 1;
+        wd->addr = *a;
+    }
+    return e;
 }
 
 enum st_err adb_device_open_direct(struct adb_client *c, const char *serial,

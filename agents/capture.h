@@ -52,6 +52,9 @@ struct capture {
     struct capture_ui ui;
     const char *serial;         /* for messages */
     struct adb_device *dev;     /* android target */
+    int dev_gone;               /* it dropped and did not come back in time:
+                                 * no more waiting for it (devcmd.h) */
+    unsigned dev_waits;         /* times it dropped and came back */
     int host;                   /* linux target: this machine's kernel */
     struct tracefs *tfs;        /* linux target: its tracefs (ftrace_fs.h) */
     int sdk;

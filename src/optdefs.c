@@ -59,7 +59,8 @@ const struct optdef st_optdefs[] = {
     {"target", 0, "android|linux", OPT_TARGET, SEC_GENERAL, 0,
      "trace an Android device (default) or this machine's kernel", NULL},
     {"timeout", 0, "S", OPT_TIMEOUT, SEC_GENERAL, 0,
-     "give up a device step after S seconds (units as for -t)", NULL},
+     "give up a device step after S seconds (default 30; units as for -t); also how long to "
+     "wait for a device whose connection dropped", NULL},
     {"collection-timeout", 0, "S", OPT_COLL_TIMEOUT, SEC_GENERAL, 0,
      "give up collecting the trace after S seconds (units as for -t)",
      "The device is stopped; the bytes received so far are kept beside the output and the "
@@ -96,7 +97,9 @@ const struct optdef st_optdefs[] = {
      "PROCESS is a process name or pid. The trace is pulled from the device and its calls "
      "become slices on tracks \"THREAD (methods)\" of the app's process, aligned by atrace's "
      "trace_event_clock_sync markers, then by pairing the app's Trace.beginSection calls with "
-     "its B|pid|name lines; the offset, residual and number of matched sections are printed "
+     "its B|pid|name lines; the offset, residual and number of matched sections are printed. "
+     "A method trace that lands outside the capture once aligned (recorded in another "
+     "session) is left out with a warning; the atrace data is written as usual "
      "(docs/app-profile.md)."},
     {"app-profile-sampling", 0, "US", OPT_APPSAMPLE, SEC_ATRACE, 0,
      "with --app-profile: sample every US microseconds instead of tracing every call", NULL},

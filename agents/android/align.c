@@ -299,3 +299,13 @@ void align_refine(struct align_set *calls, struct align_set *begins,
     out->matched = n;
     free(d);
 }
+
+int64_t align_outside(int64_t lo, int64_t hi, int64_t offset, int64_t flo, int64_t fhi)
+{
+    int64_t a = sat_add(lo, offset), b = sat_add(hi, offset);
+    if (a < sat_add(flo, -ALIGN_SLACK_US))
+        return sat_add(a, flo == INT64_MIN ? INT64_MAX : -flo);
+    if (b > sat_add(fhi, ALIGN_SLACK_US))    /* from its start if all of it is after */
+        return sat_add(a > fhi ? a : b, fhi == INT64_MIN ? INT64_MAX : -fhi);
+    return 0;
+}

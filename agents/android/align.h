@@ -121,4 +121,19 @@ void align_refine(struct align_set *calls, struct align_set *begins,
                   const struct align_estimate *est, size_t min_matched,
                   struct align_result *out);
 
+/* ---- does it belong to this capture ------------------------------------- */
+
+/* How far past the capture's first/last ftrace event an aligned method
+ * trace may reach: a profile runs inside the capture (am profile start
+ * after atrace starts, stop before it stops), so anything well outside is
+ * a trace of another session or a clock nobody described. */
+#define ALIGN_SLACK_US 2000000
+
+/* Where a method trace spanning [lo, hi] app µs lands against the
+ * capture's ftrace events [flo, fhi] µs once shifted by offset: 0 inside
+ * (within ALIGN_SLACK_US), else by how much it misses: negative, its
+ * start before the capture's; positive, its end after the capture's (its
+ * start, when all of it comes after). */
+int64_t align_outside(int64_t lo, int64_t hi, int64_t offset, int64_t flo, int64_t fhi);
+
 #endif

@@ -6,8 +6,8 @@
  *   start    am profile start [--sampling US] PROCESS /data/local/tmp/systrace-<pid>.trace
  *   stop     am profile stop PROCESS; wait until the file's size is stable
  *            (sync stat, bounded by --timeout or 10 s)
- *   collect  pull it into a private host temp file (0600), rm -f it on the
- *            device, find the app's Trace.beginSection/traceBegin calls
+ *   collect  pull it into a private host temp file (0600; pulled again
+ *            when the link drops meanwhile), rm -f it on the device, find the app's Trace.beginSection/traceBegin calls
  *            (mtrace on_slice hook), align them with the B lines and
  *            clock-sync markers the atrace agent's repair stage showed us
  *            (capture.line_observer), then write the method slices as a
@@ -16,7 +16,10 @@
  *   cleanup  am profile stop and rm -f, after an error or interrupt.
  *
  * Registered after atrace, so the ftrace text has been seen when collect
- * runs.  The alignment is reported as one note line.  Limits: memory for
+ * runs.  The alignment is reported as one note line.  A method trace that
+ * lands well outside the capture once aligned (another session's, or a
+ * clock nothing describes) is left out with a warning, so the timeline
+ * stays the capture's.  Limits: memory for
  * the alignment is bounded by align.h; a sampling profile is placed by
  * the clock-sync marker alone (its entry times are quantised).
  */
@@ -30,6 +33,7 @@
 #include "agents/agent.h"
 #include "align.h"
 #include "devcmd.h"
+#include "formats/atrace/coverage.h"
 #include "formats/mtrace/mtrace.h"
 #include "lib/signals.h"
 
@@ -54,6 +58,9 @@ struct appprofile {
     /* from the ftrace text */
     struct align_marks marks;
     struct align_set begins;
+    int have_f, have_m;
+    int64_t f_lo, f_hi;     /* first and last ftrace event, µs */
+    int64_t m_lo, m_hi;     /* first and last method event, app µs */
     /* from the method trace */
     struct align_set calls;
     struct open_trace *open;
@@ -68,12 +75,25 @@ static enum st_err failf(struct capture *c, enum st_err e, const char *what, con
     return e;
 }
 
+/* lo/hi widened to hold v */
+static void widen(int *have, int64_t *lo, int64_t *hi, int64_t v)
+{
+    if (!*have || v < *lo)
+        *lo = v;
+    if (!*have || v > *hi)
+        *hi = v;
+    *have = 1;
+}
+
 static void on_line(void *ctx, const char *line, size_t n)
 {
     struct appprofile *a = ctx;
     struct align_line l;
     if (align_parse_line(line, n, &l) != ALIGN_L_OTHER)
         align_note_line(&l, a->pid, &a->marks, &a->begins);
+    uint64_t ns;
+    if (!coverage_line_ts(line, n, &ns))
+        widen(&a->have_f, &a->f_lo, &a->f_hi, (int64_t)(ns / 1000));
 }
 
 static enum st_err create(struct capture *c, void **state)
@@ -259,6 +279,30 @@ static enum st_err pull_out(void *ctx, const void *p, size_t n)
     return fwrite(p, 1, n, pc->f) == n ? ST_OK : ST_EIO;
 }
 
+static enum st_err pull_once(struct appprofile *a, struct pull_ctx *pc)
+{
+    struct capture *c = a->c;
+    struct adb_sync *s;
+    enum st_err e = adb_sync_open(c->dev, &s);
+    if (e)
+        return failf(c, e, "cannot open a sync session", adb_device_error(c->dev));
+    struct adb_sink sink = {pull_out, NULL, NULL, pc};
+    e = adb_sync_pull(s, a->devpath, &sink);
+    if (e)
+        failf(c, e, "pulling the method trace failed", adb_sync_error(s));
+    adb_sync_free(s);
+    return e;
+}
+
+/* The link dropped during a pull (a missing file, ST_ENOENT, or a local
+ * write error, ST_EIO, is not that). */
+static int pull_broke(enum st_err e)
+{
+    return e != ST_ENOENT && e != ST_EIO && dev_link_lost(e);
+}
+
+/* Pull the device file into a private temp file; pulled once more when
+ * the link drops during the first pull. */
 static enum st_err pull(struct appprofile *a, char *tmp, size_t tmplen)
 {
     struct capture *c = a->c;
@@ -274,16 +318,13 @@ static enum st_err pull(struct appprofile *a, char *tmp, size_t tmplen)
         close(fd);
         return failf(c, ST_EIO, "cannot create a temporary file", strerror(errno));
     }
-    struct adb_sync *s;
-    enum st_err e = adb_sync_open(c->dev, &s);
-    if (!e) {
-        struct adb_sink sink = {pull_out, NULL, NULL, &pc};
-        e = adb_sync_pull(s, a->devpath, &sink);
-        if (e)
-            failf(c, e, "pulling the method trace failed", adb_sync_error(s));
-        adb_sync_free(s);
-    } else {
-        failf(c, e, "cannot open a sync session", adb_device_error(c->dev));
+    enum st_err e = pull_once(a, &pc);
+    if (pull_broke(e) && !dev_wait_back(c, dynbuf_str(&c->err),
+                                        ", to pull the method trace again")) {
+        rewind(pc.f);       /* the second pull writes the file from the start */
+        e = ftruncate(fileno(pc.f), 0) ? failf(c, ST_EIO, "cannot rewrite the temporary "
+                                                          "file", strerror(errno))
+                                       : pull_once(a, &pc);
     }
     if (fclose(pc.f) && !e)
         e = failf(c, ST_EIO, "cannot write the temporary file", strerror(errno));
@@ -334,6 +375,7 @@ static struct open_trace *open_of(struct appprofile *a, int64_t tid, int make)
 static void on_slice(void *ctx, const struct mtrace_slice *s)
 {
     struct appprofile *a = ctx;
+    widen(&a->have_m, &a->m_lo, &a->m_hi, s->ts);
     struct open_trace *o = open_of(a, s->tid, s->ph == 'B');
     if (!o)
         return;
@@ -409,12 +451,47 @@ static enum st_err align(struct appprofile *a, const struct mtrace_src *src, int
     return ST_OK;
 }
 
+/* "3.2 s", "95.3 h", "11.7 years" */
+static void span_text(int64_t us, char *out, size_t n)
+{
+    double s = us < 0 ? -(double)us / 1e6 : (double)us / 1e6;
+    static const struct { double secs; const char *unit; } u[] = {
+        {365.25 * 86400, "years"}, {86400, "days"}, {3600, "h"}, {60, "min"},
+    };
+    for (size_t i = 0; i < sizeof(u) / sizeof(*u); i++)
+        if (s >= 2 * u[i].secs) {
+            snprintf(out, n, "%.1f %s", s / u[i].secs, u[i].unit);
+            return;
+        }
+    snprintf(out, n, "%.1f s", s);
+}
+
+/* A method trace of another session (or a clock nothing describes) would
+ * stretch the timeline over hours or years around the capture: leave its
+ * slices out, say so, and keep the atrace part as it is.  1 if outside. */
+static int outside_capture(struct appprofile *a, int64_t offset)
+{
+    struct capture *c = a->c;
+    if (!a->have_m || !a->have_f)
+        return 0;
+    int64_t miss = align_outside(a->m_lo, a->m_hi, offset, a->f_lo, a->f_hi);
+    if (!miss)
+        return 0;
+    char span[48];
+    span_text(miss, span, sizeof(span));
+    c->ui.warn(c->ui.ctx, "the app's method trace does not fit this capture: aligned, it "
+                          "would %s %s %s the trace; its method slices are left out (was it "
+                          "recorded during this capture?)", miss < 0 ? "start" : "reach",
+               span, miss < 0 ? "before" : "past the end of");
+    return 1;
+}
+
 static enum st_err convert(struct appprofile *a, const char *path, struct tracewriter *w)
 {
     struct mtrace_src src = {.path = path};
     int64_t offset = 0;
     enum st_err e = align(a, &src, &offset);
-    if (e)
+    if (e || outside_capture(a, offset))
         return e;
     struct mtrace_json_opts o = {
         .pid = a->pid > 0 && a->pid < 1000000000 ? (int)a->pid : 0,

@@ -1,176 +1,32 @@
 /*
- * The atrace agent (catapult-systrace.md §3, §4): lists the device's
- * categories, drops and names the unavailable ones, starts atrace with
- * catapult's argument vector, writes the clock-sync marker, and at collect
- * time stops atrace and streams its dump straight through the decoder and
- * the repairs into the result — never holding the dump in memory.
+ * The atrace agent (catapult-systrace.md §3, §4); its start is in
+ * atrace_start.c.  Writes the clock-sync marker, and at collect time
+ * stops atrace and streams its dump straight through the decoder and the
+ * repairs into the result — never holding the dump in memory.
  *
- * Beyond catapult: a device whose atrace rejects -z is retried without it;
- * the raw dump is teed to a file that is kept (and named) when collection
- * fails after bytes arrived; whether the clock-sync marker came back is
- * recorded so the controller part is only written when the viewer can use
- * it; cleanup stops tracing on the device after any error or interrupt.
+ * Beyond catapult: the raw dump is teed to a file that is kept (and
+ * named) when collection fails after bytes arrived; a dump cut off by a
+ * dropped link is fetched again once the device is back (atrace died
+ * before clearing its buffer), the part written so far taken back;
+ * whether the clock-sync marker came back is recorded so the controller
+ * part is only written when the viewer can use it; after any error or
+ * interrupt, cleanup resets the device as atrace's own cleanup does
+ * (tracing off, categories and app tags cleared, 1 KB buffer), which a
+ * killed atrace never did.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents/agent.h"
-#include "atrace_cmd.h"
+#include "atrace_int.h"
+#include "devcmd.h"
 #include "lib/debug.h"
 #include "lib/outfile.h"
-#include "formats/atrace/decode.h"
-#include "devcmd.h"
-#include "formats/atrace/ftrace_norm.h"
-#include "formats/atrace/repair.h"
 
-#define LIST_MAX (1u << 20)
 #define PROC_LIST_MAX (16u << 20)
 
-struct atrace {
-    struct capture *c;
-    struct atrace_cats avail;
-    struct atrace_plan plan;
-    int compress;
-    int started;            /* atrace --async_start succeeded */
-    /* collect */
-    struct decoder *dec;
-    struct fnorm *norm;     /* 5-column flags (device kernels >= 5.18) */
-    struct repair *rep;
-    struct outfile *raw;    /* the dump as received, kept only if collection fails */
-    uint64_t raw_bytes;
-    struct dynbuf errtext;  /* stderr of the dump command */
-};
-
-/* c->err = "what: detail" */
-static enum st_err fail(struct capture *c, enum st_err e, const char *what, const char *detail)
+static enum st_err write_marker(struct capture *c)
 {
-    dynbuf_reset(&c->err);
-    dynbuf_printf(&c->err, "%s: %s", what, detail);
-    return e;
-}
-
-static enum st_err list_categories(struct atrace *a)
-{
-    static const char *const argv[] = {"atrace", "--list_categories", NULL};
-    struct adb_result r;
-    enum st_err e = dev_run(a->c, argv, LIST_MAX, &r);
-    if (!e && r.exit_code != 0 && r.exit_code != ADB_EXIT_UNKNOWN) {
-        char line[256];
-        dev_first_line(r.out, line, sizeof(line));
-        e = fail(a->c, ST_EDEVICE, "atrace --list_categories failed", line);
-    }
-    if (!e)
-        e = atrace_cats_parse(r.out, r.out_len, a->c->sdk, &a->avail);
-    adb_result_free(&r);
-    return e;
-}
-
-static void warn_unavailable(struct atrace *a, const char *list)
-{
-    struct capture *c = a->c;
-    c->ui.warn(c->ui.ctx, "These categories are unavailable: %s", list);
-    if (c->root)
-        return;
-    struct dynbuf rootonly;
-    dynbuf_init(&rootonly, 4096);
-    for (size_t i = 0; i < c->opt->ncategories; i++) {
-        const char *cat = c->opt->categories[i];
-        if (atrace_root_only(cat) && !atrace_cats_has(&a->avail, cat)) {
-            if (rootonly.len)
-                dynbuf_addc(&rootonly, ' ');
-            dynbuf_addstr(&rootonly, cat);
-        }
-    }
-    if (rootonly.len)
-        c->ui.warn(c->ui.ctx, "%s: kernel categories that need root; on a userdebug or "
-                              "eng build run `adb root` first", dynbuf_str(&rootonly));
-    dynbuf_free(&rootonly);
-}
-
-static enum st_err make_plan(struct atrace *a)
-{
-    struct dynbuf unavailable;
-    dynbuf_init(&unavailable, 65536);
-    atrace_plan_free(&a->plan);
-    enum st_err e = atrace_plan_make(a->c->opt, &a->avail, a->compress, &a->plan,
-                                     &unavailable);
-    if (!e && unavailable.len)
-        warn_unavailable(a, dynbuf_str(&unavailable));
-    if (!e && !a->plan.nkept && a->c->opt->ncategories)
-        a->c->ui.warn(a->c->ui.ctx, "none of the requested categories is available; "
-                                    "`systrace -l` lists what the device offers");
-    dynbuf_free(&unavailable);
-    return e;
-}
-
-static enum st_err create(struct capture *c, void **state)
-{
-    *state = NULL;
-    if (c->opt->target != TARGET_ANDROID || !c->dev)
-        return ST_OK;
-    struct atrace *a = calloc(1, sizeof(*a));
-    if (!a)
-        return ST_ENOMEM;
-    *state = a;
-    a->c = c;
-    a->compress = c->opt->compress;
-    dynbuf_init(&a->errtext, 64 * 1024);
-    if (c->sdk < 18) {
-        dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "device SDK %d is older than 18 (Android 4.3): atrace "
-                               "cannot trace it", c->sdk);
-        return ST_EUNSUPPORTED;
-    }
-    enum st_err e = list_categories(a);
-    return e ? e : make_plan(a);
-}
-
-/* The device's atrace says -z is unknown (old or vendor builds). */
-static int rejects_z(const struct adb_result *r)
-{
-    return strstr(r->out, "invalid option") || strstr(r->err, "invalid option") ||
-           strstr(r->out, "unrecognized option") || strstr(r->err, "unrecognized option");
-}
-
-static enum st_err start(void *state)
-{
-    struct atrace *a = state;
-    for (;;) {
-        const char **argv = atrace_plan_argv(&a->plan, "--async_start");
-        if (!argv)
-            return ST_ENOMEM;
-        struct adb_result r;
-        enum st_err e = dev_run(a->c, argv, LIST_MAX, &r);
-        free(argv);
-        if (e)
-            return e;
-        int rc = r.exit_code;
-        if (rc != 0 && a->compress && rejects_z(&r)) {
-            adb_result_free(&r);
-            a->c->ui.warn(a->c->ui.ctx, "the device's atrace cannot compress (-z); "
-                                        "tracing uncompressed");
-            a->compress = 0;
-            if ((e = make_plan(a)))
-                return e;
-            continue;
-        }
-        if (rc != 0 && rc != ADB_EXIT_UNKNOWN) {
-            char line[256];
-            dev_first_line(r.err_len ? r.err : r.out, line, sizeof(line));
-            adb_result_free(&r);
-            return fail(a->c, ST_EDEVICE, "atrace --async_start failed", line);
-        }
-        adb_result_free(&r);
-        a->started = 1;
-        return ST_OK;
-    }
-}
-
-static enum st_err clock_sync(void *state)
-{
-    struct atrace *a = state;
-    struct capture *c = a->c;
     struct dynbuf s;
     dynbuf_init(&s, 4096);
     capture_uuid(c->sync_id);
@@ -193,9 +49,25 @@ static enum st_err clock_sync(void *state)
     return e;
 }
 
+static enum st_err clock_sync(void *state)
+{
+    struct atrace *a = state;
+    struct capture *c = a->c;
+    unsigned waits = c->dev_waits;
+    enum st_err e = write_marker(c);
+    if (!e && c->dev_waits != waits) {
+        /* the device dropped and came back meanwhile: the host times
+         * span the wait, so write a fresh marker for a tight pair */
+        c->sync_written = 0;
+        e = write_marker(c);
+    }
+    return e;
+}
+
 static enum st_err stop(void *state)
 {
     struct atrace *a = state;
+    a->t_stop_us = capture_now_us();
     if (a->c->sdk >= 23)
         return ST_OK;   /* --async_stop in collect stops and dumps */
     /* before M there is no --async_stop: stop the kernel, then dump */
@@ -286,7 +158,9 @@ static enum st_err dump_failed(struct atrace *a, enum st_err e, const char *what
     return e;
 }
 
-static enum st_err stream_dump(struct atrace *a)
+/* One try: the dump streamed through the chain.  *rc: atrace's exit
+ * status, or ADB_EXIT_UNKNOWN (no shell v2, or the stream broke off). */
+static enum st_err stream_dump(struct atrace *a, int *rc)
 {
     struct capture *c = a->c;
     const char **argv = atrace_plan_argv(&a->plan, c->sdk >= 23 ? "--async_stop" :
@@ -294,22 +168,33 @@ static enum st_err stream_dump(struct atrace *a)
     if (!argv)
         return ST_ENOMEM;
     struct adb_sink sink = {on_dump, on_stderr, on_progress, a};
-    int rc = ADB_EXIT_UNKNOWN;
+    *rc = ADB_EXIT_UNKNOWN;
     ST_DBG(DBG_ATRACE, "dump via mode %d", (int)dev_dump_mode(c));
-    enum st_err e = adb_stream_cmd(c->dev, dev_dump_mode(c), argv, &sink, &rc);
+    enum st_err e = adb_stream_cmd(c->dev, dev_dump_mode(c), argv, &sink, rc);
     free(argv);
-    if (c->sdk >= 23 && (!e || a->raw_bytes))
-        a->started = 0;     /* --async_stop ran on the device */
-    if (e) {
-        struct dynbuf d;
-        dynbuf_init(&d, 1024);
-        dynbuf_printf(&d, "collecting the trace failed after %llu bytes: %s",
-                      (unsigned long long)a->raw_bytes,
-                      e == ST_EINTR ? "interrupted" : adb_device_error(c->dev));
-        e = dump_failed(a, e, dynbuf_str(&d));
-        dynbuf_free(&d);
-    }
     return e;
+}
+
+static enum st_err stream_failed(struct atrace *a, enum st_err e, const char *why)
+{
+    struct dynbuf d;
+    dynbuf_init(&d, 1024);
+    dynbuf_printf(&d, "collecting the trace failed after %llu bytes: %s",
+                  (unsigned long long)a->raw_bytes,
+                  e == ST_EINTR ? "interrupted" : why);
+    e = dump_failed(a, e, dynbuf_str(&d));
+    dynbuf_free(&d);
+    return e;
+}
+
+/* The dump broke off because the link dropped: the stream failed the way
+ * a lost connection fails, or (no exit status on this channel) it just
+ * ended while the device is not there. */
+static int link_broke(struct atrace *a, enum st_err e, int rc)
+{
+    if (e)
+        return e != ST_EINTR && dev_link_lost(e);
+    return rc == ADB_EXIT_UNKNOWN && adb_device_wait(a->c->dev, 1) != ST_OK;
 }
 
 static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
@@ -341,6 +226,145 @@ static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
     return e2 ? e2 : e;
 }
 
+static void chain_free(struct atrace *a)
+{
+    decoder_free(a->dec);
+    fnorm_free(a->norm);
+    repair_free(a->rep);
+    a->dec = NULL;
+    a->norm = NULL;
+    a->rep = NULL;
+}
+
+/* A fresh decoding chain (decoder -> 5-column flags -> repairs -> the
+ * part) and raw tee for one try of the dump. */
+static enum st_err chain_new(struct atrace *a, struct tracewriter *w,
+                             const struct tgid_map *m)
+{
+    struct capture *c = a->c;
+    chain_free(a);
+    struct text_sink ts;
+    tw_text_sink(w, &ts);
+    struct repair_opts ro = {.tgids = m, .circular = 1, .add_header = 1,
+                             .watch = c->sync_written ? c->sync_id : NULL,
+                             .observe = c->line_observer, .observe_ctx = c->observer_ctx,
+                             .coverage = 1};
+    a->rep = repair_new(&ro, &ts);
+    static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
+    a->norm = a->rep ? fnorm_new(&auto_flags, repair_write, a->rep) : NULL;
+    a->dec = a->norm ? decoder_new(DECODE_ATRACE, fnorm_write, a->norm) : NULL;
+    if (!a->dec)
+        return ST_ENOMEM;
+    dynbuf_reset(&a->errtext);
+    a->raw_bytes = 0;
+    drop_raw(a);
+    open_raw(a);
+    return ST_OK;
+}
+
+/* The link dropped during the dump.  atrace died before clearing its
+ * buffer, so the trace is still on the device: wait for it to come back
+ * (bounded), drop what this try wrote, and fetch it again. */
+static enum st_err refetch(struct atrace *a, struct tracewriter *w, enum st_err e)
+{
+    struct capture *c = a->c;
+    char why[400], reason[300];
+    dev_first_line(e ? adb_device_error(c->dev) : "the stream ended early", reason,
+                   sizeof(reason));
+    snprintf(why, sizeof(why), "after %llu bytes of the trace: %s",
+             (unsigned long long)a->raw_bytes, reason);
+    enum st_err back = dev_wait_back(c, why, ", to fetch the trace again");
+    if (back) {
+        char gone[600];
+        snprintf(gone, sizeof(gone), "%s", back == ST_EINTR ? "interrupted"
+                                                            : dynbuf_str(&c->err));
+        return stream_failed(a, back, gone);
+    }
+    drop_raw(a);
+    e = tw_restart_part(w);
+    if (e)
+        return atrace_fail(c, e, "cannot fetch the trace again", "the output cannot be rewound");
+    return ST_OK;
+}
+
+/* atrace's buffer size when no -b is given (frameworks/native atrace.cpp,
+ * g_traceBufferSizeKB) */
+#define ATRACE_DEFAULT_KB 2048
+
+/* A kernel buffer too small for the time traced loses data without a
+ * word (atrace's stops recording, a circular one keeps only the end):
+ * say how much was kept and which -b would have held it. */
+static void check_coverage(struct atrace *a)
+{
+    struct capture *c = a->c;
+    double kept = coverage_seconds(repair_coverage(a->rep));
+    double traced = (a->t_stop_us - a->t_start_us) / 1e6;
+    int kb = a->plan.buf_kb ? a->plan.buf_kb : ATRACE_DEFAULT_KB, want;
+    if (!a->t_start_us || !coverage_short(kept, traced, kb, &want))
+        return;
+    c->ui.warn(c->ui.ctx, "the trace covers only %.2f s of the %.1f s traced: the "
+                          "device's trace buffer (-b %d, KB per CPU) was full; -b %d would "
+                          "have held it%s", kept, traced, kb, want,
+               want >= 65536 ? " (or trace fewer categories)" : "");
+}
+
+/* Stop atrace and stream its dump into the part; fetched a second time
+ * when the link dropped during the first. */
+static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
+                              const struct tgid_map *m)
+{
+    struct capture *c = a->c;
+    if (c->sdk >= 23)
+        a->t_stop_us = capture_now_us();
+    for (int try = 0;; try++) {
+        enum st_err e = chain_new(a, w, m);
+        int rc = ADB_EXIT_UNKNOWN;
+        if (!e)
+            e = stream_dump(a, &rc);
+        if (e == ST_ENOMEM)
+            return e;
+        if (try == 0 && !c->dev_gone && link_broke(a, e, rc)) {
+            if ((e = refetch(a, w, e)))
+                return e;
+            continue;
+        }
+        if (e)
+            return stream_failed(a, e, adb_device_error(c->dev));
+        if (!e && c->sdk >= 23)
+            a->dirty = 0;   /* atrace --async_stop ran to its end: it cleaned up */
+        if (!(e = finish_dump(a, w)))
+            check_coverage(a);
+        return e;
+    }
+}
+
+/* Ends the capture as catapult does on old devices, and resets the device
+ * after any failure: atrace's own cleanup (tracing off, categories and app
+ * tags cleared, buffer back to 1 KB), its dump thrown away on the device. */
+static enum st_err reset_device(struct atrace *a, const char *const *argv, char *why,
+                                size_t n)
+{
+    struct capture *c = a->c;
+    struct dynbuf s;
+    dynbuf_init(&s, 65536);
+    enum st_err e = adb_quote_argv(&s, argv);
+    if (!e)
+        e = dynbuf_addstr(&s, " >/dev/null");
+    struct adb_result r;
+    if (!e && !(e = dev_script(c, dynbuf_str(&s), 65536, &r))) {
+        if (r.exit_code == 0 || r.exit_code == ADB_EXIT_UNKNOWN)
+            a->dirty = 0;
+        else
+            dev_first_line(r.err_len ? r.err : r.out, why, n);
+        adb_result_free(&r);
+    } else if (e) {
+        snprintf(why, n, "%s", c->dev_gone ? "the device did not come back"
+                                           : adb_device_error(c->dev));
+    }
+    dynbuf_free(&s);
+    return a->dirty ? ST_EDEVICE : ST_OK;
+}
+
 static enum st_err collect(void *state, struct tracewriter *w)
 {
     struct atrace *a = state;
@@ -349,27 +373,10 @@ static enum st_err collect(void *state, struct tracewriter *w)
     if (!m)
         return ST_ENOMEM;
     enum st_err e = load_tgids(a, m);
-    if (e) {
-        tgid_map_free(m);
-        return e;
-    }
-    struct text_sink ts;
-    tw_text_sink(w, &ts);
-    struct repair_opts ro = {.tgids = m, .circular = 1, .add_header = 1,
-                             .watch = c->sync_written ? c->sync_id : NULL,
-                             .observe = c->line_observer, .observe_ctx = c->observer_ctx};
-    a->rep = repair_new(&ro, &ts);
-    static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
-    a->norm = a->rep ? fnorm_new(&auto_flags, repair_write, a->rep) : NULL;
-    a->dec = a->norm ? decoder_new(DECODE_ATRACE, fnorm_write, a->norm) : NULL;
-    if (!a->dec || (e = tw_begin(w, "systemTraceEvents"))) {
-        tgid_map_free(m);
-        return e ? e : ST_ENOMEM;
-    }
-    open_raw(a);
-    e = stream_dump(a);
-    if (!e || e == ST_ETRUNCATED)
-        e = finish_dump(a, w);
+    if (!e)
+        e = tw_begin(w, "systemTraceEvents");
+    if (!e)
+        e = dump_tries(a, w, m);
     if (!e)
         drop_raw(a);
     tgid_map_free(m);
@@ -377,29 +384,39 @@ static enum st_err collect(void *state, struct tracewriter *w)
         /* AOSP systrace ends old devices' traces with a 0 s trace so that
          * atrace's categories are switched off again */
         const char **argv = atrace_plan_argv(&a->plan, "-t 0");
-        struct adb_sink none = {0};
-        if (argv && !adb_stream_cmd(c->dev, ADB_SHELL, argv, &none, NULL))
-            a->started = 0;
+        char why[256];
+        if (argv)
+            reset_device(a, argv, why, sizeof(why));
         free(argv);
     }
     return e;
 }
 
-/* After an error or interrupt: make sure the device is not left tracing. */
+/* After an error or interrupt: make sure the device is not left tracing
+ * nor keeps our categories, app tags and large buffer (a dump that broke
+ * off killed atrace before its cleanup).  No categories on the command
+ * line: one the device rejects would make atrace fail before resetting. */
 static void cleanup(void *state)
 {
     struct atrace *a = state;
-    if (!a || !a->started)
+    if (!a || !a->dirty)
         return;
-    const char **argv = atrace_plan_argv(&a->plan, a->c->sdk >= 23 ? "--async_stop" : "-t 0");
-    struct adb_sink none = {0};
-    if (argv && !adb_stream_cmd(a->c->dev, ADB_SHELL, argv, &none, NULL))
-        a->started = 0;
-    free(argv);
-    if (a->started)
-        a->c->ui.warn(a->c->ui.ctx, "could not stop tracing on the device (%s); run "
-                                    "`adb shell atrace --async_stop` to stop it",
-                      adb_device_error(a->c->dev));
+    struct capture *c = a->c;
+    static const char *const stop_argv[] = {"atrace", "--async_stop", NULL};
+    static const char *const old_argv[] = {"atrace", "-t", "0", NULL};
+    const char *const *argv = c->sdk >= 23 ? stop_argv : old_argv;
+    char why[256] = "";
+    struct dynbuf saved;    /* the error being reported stays as it is */
+    dynbuf_init(&saved, 65536);
+    dynbuf_addstr(&saved, dynbuf_str(&c->err));
+    enum st_err e = reset_device(a, argv, why, sizeof(why));
+    dynbuf_reset(&c->err);
+    dynbuf_addstr(&c->err, dynbuf_str(&saved));
+    dynbuf_free(&saved);
+    if (e)
+        c->ui.warn(c->ui.ctx, "could not stop tracing on the device (%s); run `adb -s %s "
+                              "shell %s` to stop it", why[0] ? why : "unknown reason",
+                   c->serial, c->sdk >= 23 ? "atrace --async_stop" : "atrace -t 0");
 }
 
 static void destroy(void *state)
@@ -419,8 +436,8 @@ static void destroy(void *state)
 
 const struct agent_ops atrace_agent = {
     .name = "atrace",
-    .create = create,
-    .start = start,
+    .create = atrace_create,
+    .start = atrace_start,
     .clock_sync = clock_sync,
     .stop = stop,
     .collect = collect,

@@ -108,6 +108,24 @@ int atrace_root_only(const char *name)
     return 0;
 }
 
+static int has_z_error(const char *s)
+{
+    for (const char *p = s; (p = strstr(p, "unknown option -- z")); p++)
+        if (p[19] == '\0' || p[19] == '\n' || p[19] == '\r' || p[19] == ' ')
+            return 1;
+    return strstr(s, "invalid option") || strstr(s, "unrecognized option");
+}
+
+int atrace_rejects_z(const char *out, const char *err)
+{
+    return has_z_error(out) || has_z_error(err);
+}
+
+int atrace_start_failed(const char *out, const char *err)
+{
+    return strstr(out, "unable to start tracing") || strstr(err, "unable to start tracing");
+}
+
 static int kept_has(const struct atrace_plan *p, size_t first, const char *name)
 {
     for (size_t i = first; i < p->argc; i++)
@@ -157,6 +175,7 @@ enum st_err atrace_plan_make(const struct capture_opts *o, const struct atrace_c
     int buf = o->buf_kb > 0 ? o->buf_kb
               : kept_has(p, first, "sched") && kept_has(p, first, "webview") ? 8192
               : kept_has(p, first, "sched") ? 4096 : 0;
+    p->buf_kb = buf;
     if (buf) {
         snprintf(p->bbuf, sizeof(p->bbuf), "%d", buf);
         p->argv[bslot] = "-b";

@@ -32,10 +32,22 @@ int atrace_cats_has(const struct atrace_cats *c, const char *name);
  * only enable with write access to tracefs event files. */
 int atrace_root_only(const char *name);
 
+/* The device's atrace says -z is an unknown option.  Phones print
+ * bionic's getopt_long text, "atrace: unknown option -- z"; glibc's
+ * "invalid option -- 'z'" and "unrecognized option" are matched too.
+ * out/err: its stdout and stderr (merged into out on a legacy shell). */
+int atrace_rejects_z(const char *out, const char *err);
+
+/* atrace --async_start said it did not start (it may still exit 0: on
+ * some failures, e.g. -k without root, it prints "unable to start
+ * tracing" on stderr and returns 0). */
+int atrace_start_failed(const char *out, const char *err);
+
 struct atrace_plan {
     const char **argv;      /* "atrace", options, categories; NULL-terminated */
     size_t argc;
     size_t nkept;
+    int buf_kb;             /* the -b given to atrace; 0: atrace's default */
     char tbuf[16], bbuf[16];
 };
 

@@ -2,7 +2,12 @@
 #include "devcmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "lib/debug.h"
+#include "lib/signals.h"
 
 #define RC_MARK "__systrace_rc="
 
@@ -48,8 +53,68 @@ static enum st_err finish(struct capture *c, enum st_err e, const char *what,
     return ST_OK;
 }
 
-enum st_err dev_script(struct capture *c, const char *script, size_t max,
-                       struct adb_result *r)
+int dev_link_lost(enum st_err e)
+{
+    return e == ST_ECLOSED || e == ST_ETRUNCATED || e == ST_EOFFLINE || e == ST_ENOENT ||
+           e == ST_ENODEVICE || e == ST_EIO;
+}
+
+/* Right after a drop the adb server may still list the device as usable
+ * for a moment, and it reconnects no sooner than 0.25 s later: look
+ * after this pause (Ctrl-C, SIGTERM and the collection deadline end it). */
+#define SETTLE_MS 300
+
+static enum st_err settle(void)
+{
+    int ints = sig_interrupts();
+    for (int i = 0; i < SETTLE_MS / 50; i++) {
+        if (sig_terminated() || sig_interrupts() > ints || sig_alarmed())
+            return ST_EINTR;
+        struct timespec ts = {0, 50000000};
+        nanosleep(&ts, NULL);
+    }
+    return ST_OK;
+}
+
+int dev_wait_s(const struct capture *c)
+{
+    return c->opt->timeout_s > 0 ? c->opt->timeout_s : ADB_DEFAULT_TIMEOUT_MS / 1000;
+}
+
+enum st_err dev_wait_back(struct capture *c, const char *why, const char *then)
+{
+    if (c->dev_gone)
+        return ST_EOFFLINE;
+    int s = dev_wait_s(c);
+    c->ui.warn(c->ui.ctx, "the connection to the device dropped (%s); waiting up to %d s "
+                          "for it to come back%s", why, s, then ? then : "");
+    double t0 = capture_now_us();
+    enum st_err e = settle();
+    if (!e)
+        e = adb_device_wait(c->dev, s * 1000 - SETTLE_MS);
+    dynbuf_reset(&c->err);
+    if (!e) {
+        ST_DBG(DBG_ATRACE, "device back after %.1f s", (capture_now_us() - t0) / 1e6);
+        c->dev_waits++;
+        return ST_OK;
+    }
+    if (e != ST_EINTR)
+        c->dev_gone = 1;
+    dynbuf_addstr(&c->err, adb_device_error(c->dev));
+    return e;
+}
+
+/* What adb_run leaves on an error: empty output, never NULL. */
+static void no_result(struct adb_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->exit_code = ADB_EXIT_UNKNOWN;
+    r->out = calloc(1, 1);
+    r->err = calloc(1, 1);
+}
+
+static enum st_err run_once(struct capture *c, const char *script, size_t max,
+                            struct adb_result *r)
 {
     enum st_err e;
     if (adb_device_has_feature(c->dev, "shell_v2"))
@@ -61,6 +126,29 @@ enum st_err dev_script(struct capture *c, const char *script, size_t max,
     e = adb_run_script(c->dev, ADB_SHELL_LEGACY, dynbuf_str(&s), max, r);
     dynbuf_free(&s);
     return finish(c, e, script, r);
+}
+
+enum st_err dev_script(struct capture *c, const char *script, size_t max,
+                       struct adb_result *r)
+{
+    if (c->dev_gone) {
+        no_result(r);
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "%s: the device is gone", script);
+        return ST_EOFFLINE;
+    }
+    enum st_err e = run_once(c, script, max, r);
+    if (!dev_link_lost(e))
+        return e;
+    adb_result_free(r);
+    char why[300];
+    dev_first_line(adb_device_error(c->dev), why, sizeof(why));
+    enum st_err w = dev_wait_back(c, why, NULL);
+    if (w) {
+        no_result(r);
+        return w;
+    }
+    return run_once(c, script, max, r);
 }
 
 enum st_err dev_run(struct capture *c, const char *const *argv, size_t max,

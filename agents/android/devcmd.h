@@ -3,6 +3,13 @@
  * on every channel: shell v2 reports it; on older devices the command is
  * followed by `; echo <marker>$?` and the marker line is taken off the
  * output.  Also picks the binary-clean channel for large dumps.
+ *
+ * A dropped link (Wi-Fi, a loose cable, adbd restarting) is waited out:
+ * when a command fails the way a lost connection fails, the device is
+ * given until --timeout (default 30 s) to come back, as `adb
+ * wait-for-device` would, and the command is run once more.  A device
+ * that does not come back is remembered (capture.dev_gone), so later
+ * commands fail at once instead of waiting again.
  */
 #ifndef SYSTRACE_DEVCMD_H
 #define SYSTRACE_DEVCMD_H
@@ -22,6 +29,19 @@ enum st_err dev_script(struct capture *c, const char *script, size_t max,
  * else exec: (Android 5+), else the legacy shell (a PTY: CR LF damage the
  * decoder repairs). */
 enum adb_mode dev_dump_mode(const struct capture *c);
+
+/* 1 if e is how a command fails when the connection to the device
+ * dropped (closed, cut inside a frame, offline, no longer listed). */
+int dev_link_lost(enum st_err e);
+
+/* After a dropped link: say so in one warning line ("the connection to
+ * the device dropped (why); waiting up to N s for it to come back" +
+ * then), and wait.  ST_OK when it is back; else the error, with c->err
+ * saying the device did not come back (and dev_gone set), or ST_EINTR. */
+enum st_err dev_wait_back(struct capture *c, const char *why, const char *then);
+
+/* How long dev_wait_back waits, in seconds. */
+int dev_wait_s(const struct capture *c);
 
 /* First line of text (at most 200 chars), for messages. */
 void dev_first_line(const char *s, char *out, size_t n);

@@ -53,6 +53,7 @@ struct ftrace {
     struct kstats stats;
     int int_base;           /* Ctrl-Cs seen before collection */
     uint64_t bytes;
+    double t_start_us, t_stop_us;   /* host times tracing ran */
 };
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
@@ -131,6 +132,7 @@ static enum st_err start(void *state)
     }
     if (!e && tracefs_set(f->t, 0, "tracing_on", "1"))
         e = fail(c, ST_EIO, "%s", f->t->err);
+    f->t_start_us = e ? 0 : capture_now_us();
     ST_DBG(DBG_FTRACE, "tracing: %zu events, %d KB per CPU, clock %s, tgid %d", f->events.n,
            f->setup.buf_kb, f->setup.clock, f->setup.tgid_col);
     return e;
@@ -159,6 +161,7 @@ static enum st_err stop(void *state)
 {
     struct ftrace *f = state;
     struct capture *c = f->c;
+    f->t_stop_us = capture_now_us();
     if (tracefs_write(f->t, 0, "tracing_on", "0"))
         return fail(c, ST_EIO, "%s", f->t->err);
     if (f->stream && fstream_stop(f->stream))
@@ -196,15 +199,34 @@ static int open_trace(struct ftrace *f)
     return open(p, O_RDONLY | O_CLOEXEC);
 }
 
-static void report(struct ftrace *f, const struct fnorm_stats *ns)
+/* The buffer was too small for the time traced (formats/atrace/coverage.h):
+ * how much the kept trace covers and which -b would have held it. */
+static int report_coverage(struct ftrace *f, const struct coverage *cv, uint64_t lost)
 {
     struct capture *c = f->c;
+    double kept = coverage_seconds(cv), traced = (f->t_stop_us - f->t_start_us) / 1e6;
+    int want;
+    if (f->spool || !f->t_start_us || !coverage_short(kept, traced, f->setup.buf_kb, &want))
+        return 0;
+    char n[48] = "";
+    if (lost)
+        snprintf(n, sizeof(n), ", %llu events lost", (unsigned long long)lost);
+    c->ui.warn(c->ui.ctx, "the trace covers only %.2f s of the %.1f s traced: the trace "
+                          "buffer (-b %d, KB per CPU) was full%s; -b %d would have held it, "
+                          "or use --stream", kept, traced, f->setup.buf_kb, n, want);
+    return 1;
+}
+
+static void report(struct ftrace *f, const struct fconv *cv)
+{
+    struct capture *c = f->c;
+    const struct fnorm_stats *ns = &cv->stats;
     uint64_t lost = kstats_lost(&f->stats);
     if (lost < ns->lost)
         lost = ns->lost;
     c->ui.note(c->ui.ctx, "Captured %llu events on %d CPUs (%llu lost)",
                (unsigned long long)ns->events, f->stats.cpus, (unsigned long long)lost);
-    if (!lost)
+    if (report_coverage(f, &cv->cov, lost) || !lost)
         return;
     if (f->spool)
         c->ui.warn(c->ui.ctx, "the kernel lost %llu events: the stream did not keep up; "
@@ -285,7 +307,7 @@ static enum st_err convert(struct ftrace *f, struct tracewriter *w, struct tgid_
         return fail(c, e, "%s", cv.err);
     if (!e) {
         c->sync_seen = cv.watch_seen;
-        report(f, &cv.stats);
+        report(f, &cv);
     }
     return e;
 }

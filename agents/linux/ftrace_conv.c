@@ -63,7 +63,7 @@ enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
     struct text_sink ts;
     tw_text_sink(w, &ts);
     /* the stream's pipes have no ring buffer to wrap around */
-    struct repair_opts ro = {.circular = !c->merge, .add_header = 1};
+    struct repair_opts ro = {.circular = !c->merge, .add_header = 1, .coverage = !c->merge};
     c->norm.watch = c->watch;
     struct repair *rep = repair_new(&ro, &ts);
     struct fnorm *n = rep ? fnorm_new(&c->norm, repair_write, rep) : NULL;
@@ -79,6 +79,7 @@ enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
     if (!e) {
         c->stats = *fnorm_stats(n);
         c->watch_seen = c->stats.watch_seen;
+        c->cov = *repair_coverage(rep);
     }
     fnorm_free(n);
     repair_free(rep);

@@ -15,6 +15,7 @@
 
 #include "lib/error.h"
 #include "ftrace_merge.h"
+#include "formats/atrace/coverage.h"
 #include "formats/atrace/ftrace_norm.h"
 #include "formats/html/tracewriter.h"
 
@@ -32,6 +33,7 @@ struct fconv {
     void *ctx;
     /* results */
     struct fnorm_stats stats;
+    struct coverage cov;            /* time the kept text covers (not --stream) */
     int watch_seen;
     uint64_t bytes;
     char err[256];                  /* detail for ST_EIO */

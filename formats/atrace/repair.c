@@ -40,6 +40,7 @@ struct repair {
     int watch_seen;
     unsigned char wtail[REPAIR_WATCH_MAX];  /* last watch_len - 1 bytes seen */
     size_t wtail_len;
+    struct coverage cov;
 };
 
 struct repair *repair_new(const struct repair_opts *o, const struct text_sink *out)
@@ -49,6 +50,7 @@ struct repair *repair_new(const struct repair_opts *o, const struct text_sink *o
         return NULL;
     r->o = *o;
     r->out = *out;
+    coverage_init(&r->cov);
     r->watch_len = o->watch ? strlen(o->watch) : 0;
     if (r->watch_len > REPAIR_WATCH_MAX)
         r->watch_len = REPAIR_WATCH_MAX;
@@ -209,8 +211,11 @@ static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
     enum st_err e;
     if (!r->started && (e = start_text(r, p, n, run)))
         return e;
+    size_t text = n && p[n - 1] == '\n' ? n - 1 : n;
     if (r->o.observe)
-        r->o.observe(r->o.observe_ctx, (const char *)p, n && p[n - 1] == '\n' ? n - 1 : n);
+        r->o.observe(r->o.observe_ctx, (const char *)p, text);
+    if (r->o.coverage)
+        coverage_line(&r->cov, (const char *)p, text);
     if (r->o.tgids) {
         struct tgid_match t;
         if (complete && blank_line(p, n)) {
@@ -284,7 +289,7 @@ static enum st_err feed_carried(struct repair *r, const unsigned char **pp, size
  * start to line start looking at one byte, instead of examining lines. */
 static int only_markers_left(const struct repair *r)
 {
-    return r->started && r->have_h && !r->o.tgids && !r->o.observe &&
+    return r->started && r->have_h && !r->o.tgids && !r->o.observe && !r->o.coverage &&
            !r->pending.len;
 }
 
@@ -433,4 +438,9 @@ int repair_watch_seen(const struct repair *r)
 int repair_cut_applied(const struct repair *r)
 {
     return r->cut;
+}
+
+const struct coverage *repair_coverage(const struct repair *r)
+{
+    return &r->cov;
 }

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "coverage.h"
 #include "lib/error.h"
 #include "lib/sink.h"
 
@@ -49,6 +50,8 @@ struct repair_opts {
      * repair; it must not keep the pointer */
     void (*observe)(void *ctx, const char *line, size_t n);
     void *observe_ctx;
+    int coverage;                   /* measure the time the text covers
+                                     * (coverage.h; every line is looked at) */
 };
 
 struct repair;
@@ -66,5 +69,7 @@ uint64_t repair_lines_fixed(const struct repair *r);
 int repair_watch_seen(const struct repair *r);
 /* 1 if the circular-buffer cut removed or repeated a range. */
 int repair_cut_applied(const struct repair *r);
+/* With opts.coverage: the first and last kept event (after the cut). */
+const struct coverage *repair_coverage(const struct repair *r);
 
 #endif

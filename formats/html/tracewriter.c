@@ -243,15 +243,39 @@ enum st_err tw_begin(struct tracewriter *w, const char *name)
         w->last_nl = 1;
         dynbuf_reset(&w->hdr);
         dynbuf_reset(&w->bounds);
-        if (e || join)
-            return e;
-        return puts_(w, OPEN_TAG);
+        if (!e && !join)
+            e = puts_(w, OPEN_TAG);
+        w->part_start = outfile_tell(w->o);
+        return e;
     }
     if (w->parts)
         puts_(w, ", ");
     puts_(w, "\"");
     tw_json_payload(w, (const unsigned char *)name, strlen(name), 1);
-    return puts_(w, "\": \"");
+    enum st_err e = puts_(w, "\": \"");
+    w->part_start = outfile_tell(w->o);
+    return e;
+}
+
+enum st_err tw_restart_part(struct tracewriter *w)
+{
+    if (!w->in_part)
+        return ST_EINVAL;
+    w->carrylen = 0;
+    enum st_err e = outfile_keep(w->o, w->part_start, outfile_tell(w->o));
+    if (e)
+        return e;
+    w->part_bytes = 0;
+    w->last_nl = 1;
+    w->block_bytes = 0;
+    w->split_due = 0;
+    w->hdr_state = HDR_LINE_START;
+    w->hdr_overflow = 0;
+    dynbuf_reset(&w->hdr);
+    dynbuf_reset(&w->bounds);
+    if (w->tee.restart)
+        w->tee.restart(w->tee.ctx);
+    return ST_OK;
 }
 
 enum st_err tw_end(struct tracewriter *w)

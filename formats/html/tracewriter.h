@@ -69,12 +69,20 @@ struct tw_tee {
     void (*begin)(void *ctx, const char *part);
     void (*write)(void *ctx, const void *p, size_t n);
     void (*end)(void *ctx);
+    /* the part's payload so far is void; it starts over (may be NULL) */
+    void (*restart)(void *ctx);
     void *ctx;
 };
 void tw_set_tee(struct tracewriter *w, const struct tw_tee *t);
 enum st_err tw_begin(struct tracewriter *w, const char *name);
 enum st_err tw_write(void *w, const void *p, size_t n);
 enum st_err tw_end(struct tracewriter *w);
+/* Drop the current part's payload written so far and start it over (its
+ * source is read again, e.g. a device dump fetched again after the link
+ * dropped): the file is cut back to the part's opening (outfile_keep),
+ * splitting and escaping state are reset and the tee is told.  Not for
+ * stdout (no keep support). */
+enum st_err tw_restart_part(struct tracewriter *w);
 enum st_err tw_commit(struct tracewriter *w);
 /* Frees; removes the temporary file unless committed.  NULL is a no-op. */
 void tw_free(struct tracewriter *w);

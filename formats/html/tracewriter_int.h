@@ -16,6 +16,7 @@ struct tracewriter {
     enum tw_format fmt;
     struct outfile *o;
     int parts, in_part, has_controller;
+    uint64_t part_start;        /* output offset of the current payload */
     uint64_t part_bytes, max_part_bytes;
     unsigned char carry[CARRY_MAX];    /* undecided bytes at a chunk end */
     size_t carrylen;

@@ -190,20 +190,25 @@ static int buffer_marker(const char *p, size_t n)
 
 /* Do what the repair's cut will do to the HTML: forget this part's
  * events so far. */
-static enum st_err rewind_part(struct tevents *t)
+static enum st_err forget_part(struct tevents *t, uint64_t resets, const char *why)
 {
-    uint64_t resets = t->st.resets + 1;
     if (t->started) {
         uint64_t end = t->out.tell(t->out.ctx);
         enum st_err e = t->out.keep(t->out.ctx, t->part_off, end);
         if (e)
-            return tev_fail(t, e, "rewinding the trace events at a CPU buffer start");
+            return tev_fail(t, e, why);
     }
     t->nev = t->part_nev;
     t->st = t->part_st;
     t->st.resets = resets;
     reset_state(t);
     return ST_OK;
+}
+
+static enum st_err rewind_part(struct tevents *t)
+{
+    return forget_part(t, t->st.resets + 1,
+                       "rewinding the trace events at a CPU buffer start");
 }
 
 static enum st_err ftrace_line(struct tevents *t, const char *p, size_t n)
@@ -288,6 +293,21 @@ void tevents_end_part(struct tevents *t)
     t->mode = TEV_NONE;
 }
 
+void tevents_restart_part(struct tevents *t)
+{
+    dynbuf_reset(&t->line);
+    t->skipping = 0;
+    if (t->mode != TEV_FTRACE)
+        return;
+    forget_part(t, t->st.resets, "taking back the trace events of a part fetched again");
+    t->part_body = 0;
+}
+
+static void tee_restart(void *ctx)
+{
+    tevents_restart_part(ctx);
+}
+
 static void tee_begin(void *ctx, const char *name)
 {
     tevents_begin_part(ctx, name);
@@ -308,6 +328,7 @@ void tevents_tee(struct tevents *t, struct tw_tee *tee)
     tee->begin = tee_begin;
     tee->write = tee_write;
     tee->end = tee_end;
+    tee->restart = tee_restart;
     tee->ctx = t;
 }
 

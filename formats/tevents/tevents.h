@@ -76,6 +76,9 @@ void tevents_free(struct tevents *t);
 void tevents_begin_part(struct tevents *t, const char *name);
 enum st_err tevents_feed(struct tevents *t, const void *p, size_t n);
 void tevents_end_part(struct tevents *t);
+/* The current part starts over (tw_tee.restart): what it produced so far
+ * is taken back, as for a circular-buffer cut. */
+void tevents_restart_part(struct tevents *t);
 /* The tee for tw_set_tee. */
 void tevents_tee(struct tevents *t, struct tw_tee *tee);
 

@@ -3,7 +3,8 @@
 # --app-profile-sampling asks am for sampling and is placed by the marker
 # only; SIGTERM while tracing stops profiling and removes the device file;
 # an unknown app or a bad name fails without leaving the device tracing;
-# a corpus method trace without matching sections still gives a capture.
+# a method trace that does not fit the capture once aligned (another
+# session's) is left out with a warning, the capture still written.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 start_adb_server
@@ -59,13 +60,32 @@ assert_contains err.txt "is not a process name or pid"
 run_st 2 --app-profile-sampling 0 --app-profile x
 assert_contains err.txt "--app-profile-sampling must be at least 1"
 
-# a corpus trace (Dalvik, 2013): no sections to match, marker estimate used
+# a method trace of another session (issue 11 item 13): an ART trace 18 h
+# into the uptime, against a capture a few seconds long: the method slices
+# are left out with a warning, the atrace part is complete, the page's
+# timeline stays the capture's
+printf 'thread 1 main\nmethod 0x4 com.example.Main run ()V\nmethod 0x8 com.example.Main work ()V\nent 1 0x4 0 0\nent 1 0x8 100 100\nxit 1 0x8 900 900\nxit 1 0x4 1000 1000\n' |
+    python3 "$TOP/tests/tools/mktrace.py" --start 64800000000 --vm art far.trace ||
+    fail "mktrace"
+start_sim --method-trace "$T/far.trace"
+run_st 0 -o far18.html -t 1 --app-profile com.android.launcher3 -e "$SIM_SERIAL" view
+assert_contains err.txt "the app's method trace does not fit this capture: aligned, it would reach"
+assert_contains err.txt "h past the end of the trace; its method slices are left out"
+trace_block far18.html 2 | grep -q 'tracing_mark_write' || fail "far: atrace part lost"
+trace_block far18.html 3 >block3.txt
+grep -q '"ph":"B"' block3.txt && fail "far: method slices written"
+grep -q 'clock-domain' block3.txt || fail "far: block 3 is not the controller part"
+no_device_file far18
+
+# a corpus trace (Dalvik, 2013, epoch clock): no sections to match; the
+# realtime_ts marker puts it years before the capture, so it is left out
 if [ -d "$CORPUS/methodtrace/dalvik-apps" ]; then
     start_sim --method-trace "$CORPUS/methodtrace/dalvik-apps/BurrOakApp-dmtrace.trace"
     run_st 0 -o corpus.html -t 1 --app-profile com.android.launcher3 -e "$SIM_SERIAL" view
     assert_contains out.txt "app profile aligned by the realtime_ts clock-sync marker only"
     assert_contains out.txt "no sections matched"
-    trace_block corpus.html 3 | grep -q '"ph":"B"' || fail "corpus: no method slices"
+    assert_contains err.txt "years before the trace; its method slices are left out"
+    trace_block corpus.html 3 | grep -q '"ph":"B"' && fail "corpus: method slices years away"
     no_device_file corpus
 else
     echo "corpus $CORPUS/methodtrace absent: corpus case not run"

@@ -1,5 +1,5 @@
 # Old and odd devices: SDK 22 (no --async_stop: tracing_on=0, --async_dump,
-# then a 0 s trace), no -z support, legacy toolbox ps, no shell v2, debugfs.
+# then a 0 s trace), no -z support (bionic's "unknown option -- z"), legacy toolbox ps, no shell v2, debugfs.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 start_adb_server
@@ -18,6 +18,10 @@ trace_block old.html 2 | grep -q 'sched_switch' || fail "no trace from SDK 22"
 start_sim --no-z --no-shell-v2
 run_st 0 -o noz.html -t 1 sched -e "$SIM_SERIAL"
 assert_contains err.txt "cannot compress (-z); tracing uncompressed"
+# the first try was refused with bionic's text, as a phone prints it
+grep -q "^run atrace -z -t 1 -b 4096 sched --async_start$" "$SIM_LOG" || fail "no -z try"
+sadb shell atrace -z sched --async_start 2>&1 | grep -q "^atrace: unknown option -- z" ||
+    fail "the simulator does not print bionic's getopt text"
 grep -q "^run atrace -t 1 -b 4096 sched --async_start$" "$SIM_LOG" || fail "retry without -z"
 trace_block noz.html 2 | grep -q 'sched_switch' || fail "no trace without -z/shell v2"
 [ "$(sim_state tracing_on)" = 0 ] || fail "left tracing"

@@ -1,5 +1,6 @@
-/* libFuzzer target: atrace dump decoder + line repairs on arbitrary bytes,
- * split into two chunks at a data-chosen point. */
+/* libFuzzer target: atrace dump decoder + line repairs (and, with bit 3
+ * of data[0], the coverage measurement) on arbitrary bytes, split into two
+ * chunks at a data-chosen point. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -44,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct mem m = {0};
     struct text_sink s = {w, tell, keep, &m};
     struct repair_opts o = {.tgids = data[0] & 1 ? map : NULL, .circular = 1,
-                            .add_header = data[0] & 2, .watch = "clock_sync"};
+                            .add_header = data[0] & 2, .watch = "clock_sync",
+                            .coverage = data[0] & 8};
     struct repair *r = repair_new(&o, &s);
     struct decoder *d = decoder_new(data[0] & 4 ? DECODE_TEXT : DECODE_ATRACE, repair_write, r);
     size_t cut = size > 2 ? data[1] % (size - 2) : 0;
@@ -55,6 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!e || e == ST_ETRUNCATED)
             repair_finish(r);
     }
+    if (coverage_seconds(repair_coverage(r)) < 0)
+        __builtin_trap();
     decoder_free(d);
     repair_free(r);
     tgid_map_free(map);

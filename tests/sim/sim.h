@@ -35,6 +35,11 @@ struct sim_opts {
     int overflow;
     int drop_markers;           /* trace_marker writes succeed but vanish */
     uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
+    uint64_t disconnect_pull_after; /* bytes of a sync RECV; 0 = never */
+    int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
+                                 * drops, nothing else), SIM_NEVER: the
+                                 * device stays away, else unreachable
+                                 * this long, and only one drop */
     uint64_t rate;              /* bytes per second; 0 = unlimited */
     const char *hang_on;
     uint64_t size_mb;           /* 0: size follows the event rate */
@@ -84,6 +89,8 @@ struct sim_setprop {
     char value[96];
 };
 
+#define SIM_NEVER INT64_MAX
+
 struct sim_device {
     struct sim_opts opt;
     pthread_mutex_t lock;   /* guards trace state, profiles, props, pids */
@@ -95,7 +102,18 @@ struct sim_device {
     FILE *log;
     pthread_mutex_t log_lock;
     int next_pid;               /* pids for shell sessions */
+    /* --reconnect-after: the link is down until this CLOCK_MONOTONIC ns
+     * (0: up; UINT64_MAX: for good); guarded by lock */
+    uint64_t down_until_ns;
+    unsigned link_drops;
 };
+
+/* The link is gone (--reconnect-after): every connection is dropped and
+ * the device refuses new ones until the configured time has passed.
+ * Call without dev->lock. */
+void sim_link_drop(struct sim_device *dev, uint64_t after_bytes);
+/* 1 while the link is down (new connections are refused). */
+int sim_link_down(struct sim_device *dev);
 
 extern volatile sig_atomic_t sim_stopping;
 

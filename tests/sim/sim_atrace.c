@@ -10,10 +10,15 @@
  * dump prints " done\nTRACE:\n" and the trace (a zlib stream with -z).
  * --async_stop and the synchronous mode (no async flag; -t N, default 5 s)
  * turn tracing off and disable the categories; --async_dump leaves
- * tracing on.  After a dump the buffer is empty.
+ * tracing on.  After a dump the buffer is empty, unless atrace died
+ * during it (see KILLED).  -k without root fails as on a user build
+ * (see kfuncs_denied).
  * Deviations chosen and documented: an unknown category fails like real
- * atrace (error message, exit 1); --no-z makes -z an invalid option;
- * below SDK 23 --async_stop is an unrecognized option.
+ * atrace (error message, exit 1); --no-z makes -z an unknown option;
+ * below SDK 23 --async_stop is an unknown option.  Option errors read as
+ * on a phone: bionic's getopt_long (OpenBSD's) says "atrace: unknown
+ * option -- z" / "option requires an argument -- t", then atrace prints a
+ * blank line and its usage and exits -1 (255).
  */
 #include "sim_atrace.h"
 #include "sim_cmds.h"
@@ -146,6 +151,14 @@ static void usage(struct sh_cmd *c)
                                         "trace buffer\n");
 }
 
+/* bionic's getopt_long warnx() text, then atrace's "\n" + usage, exit(-1) */
+static int option_error(struct sh_cmd *c, const char *msg, const char *what)
+{
+    sink_printf(c->err, "atrace: %s -- %s\n\n", msg, what);
+    usage(c);
+    return -2;
+}
+
 enum mode { M_SYNC, M_START, M_STOP, M_DUMP, M_LIST };
 
 struct atrace_args {
@@ -154,6 +167,7 @@ struct atrace_args {
     uint64_t secs;
     uint64_t buffer_kb;
     const char *apps;
+    const char *kfuncs;
     const char *outfile;
     uint64_t cats;
 };
@@ -168,11 +182,8 @@ static int long_opt(struct sh_cmd *c, const char *a, struct atrace_args *r)
         r->mode = M_DUMP;
     else if (!strcmp(a, "--list_categories"))
         r->mode = M_LIST;
-    else {
-        sink_printf(c->err, "atrace: unrecognized option '%s'\n", a);
-        usage(c);
-        return -1;
-    }
+    else
+        return option_error(c, "unknown option", a + 2);
     return 0;
 }
 
@@ -186,19 +197,13 @@ static int short_opts(struct sh_cmd *c, int *i, struct atrace_args *r)
         }
         if (*f == 'c' || *f == 'n')
             continue;
-        if (!strchr("tbaksof", *f)) {
-            sink_printf(c->err, "atrace: invalid option -- '%c'\n", *f);
-            usage(c);
-            return -1;
-        }
+        char opt[2] = {*f, '\0'};
+        if (!strchr("tbaksof", *f))
+            return option_error(c, "unknown option", opt);
         const char *val = f[1] ? f + 1 : (*i + 1 < c->argc ? c->argv[++*i]
                                                            : NULL);
-        if (!val) {
-            sink_printf(c->err, "atrace: option requires an argument -- "
-                        "'%c'\n", *f);
-            usage(c);
-            return -1;
-        }
+        if (!val)
+            return option_error(c, "option requires an argument", opt);
         uint64_t n = 0;
         if (strchr("tbs", *f) && (sim_parse_u64(val, &n) || n > 1u << 24)) {
             sink_printf(c->err, "error parsing -%c argument '%s'\n", *f, val);
@@ -210,6 +215,8 @@ static int short_opts(struct sh_cmd *c, int *i, struct atrace_args *r)
             r->buffer_kb = n;
         else if (*f == 'a')
             r->apps = val;
+        else if (*f == 'k')
+            r->kfuncs = val;
         else if (*f == 'o')
             r->outfile = val;
         return 0;   /* the value used the rest of this argument */
@@ -252,7 +259,7 @@ static int parse(struct sh_cmd *c, struct atrace_args *r)
         else
             rc = category(c, a, r);
         if (rc)
-            return -1;
+            return rc;
     }
     return 0;
 }
@@ -266,6 +273,13 @@ static int list_categories(struct sh_cmd *c)
             return 1;
     return 0;
 }
+
+/* A dump whose reader went away (the link dropped, the host closed the
+ * stream) kills atrace with SIGPIPE (adbd hangs up): it never clears the
+ * buffer nor cleans up, so tracing stays off (--async_stop stopped it
+ * first) but categories, app tags and the large buffer stay set, and the
+ * trace is still in the buffer for another dump. */
+#define KILLED (128 + 13)
 
 static int dump(struct sh_cmd *c, struct atrace_args *r)
 {
@@ -285,27 +299,48 @@ static int dump(struct sh_cmd *c, struct atrace_args *r)
                                         : sim_trace_dump(c, out, r->compress);
     if (file && file->close)
         file->close(file);
+    if (rc)
+        return KILLED;      /* the buffer is not cleared: the data stays */
     sim_trace_clear(c->sh->dev);
-    return rc ? 1 : 0;
+    return 0;
+}
+
+/* -k without root: setKernelTraceFuncs() cannot open current_tracer.
+ * atrace.cpp goes on with `ok &= ...`, so categories, buffer and tags
+ * are set and tracing is switched on anyway, but it prints no "capturing
+ * trace...", says "unable to start tracing" and still exits 0. */
+static int kfuncs_denied(struct sh_cmd *c, const struct atrace_args *r)
+{
+    struct sim_device *dev = c->sh->dev;
+    if (!r->kfuncs || !dev->opt.no_root)
+        return 0;
+    sink_printf(c->err, "error opening %s/current_tracer: Permission denied (13)\n"
+                "unable to start tracing\n",
+                dev->opt.debugfs ? "/sys/kernel/debug/tracing" : "/sys/kernel/tracing");
+    return 1;
 }
 
 int sim_cmd_atrace(struct sh_cmd *c)
 {
     struct atrace_args r;
     struct sim_device *dev = c->sh->dev;
-    if (parse(c, &r))
-        return 1;
+    int bad = parse(c, &r);
+    if (bad)
+        return bad == -2 ? 255 : 1;
     switch (r.mode) {
     case M_LIST:
         return list_categories(c);
     case M_START:
         sim_trace_start(dev, r.cats, r.buffer_kb ? (int)r.buffer_kb : 2048,
                         r.compress, r.apps, sim_alloc_pid(dev));
+        if (kfuncs_denied(c, &r))
+            return 0;
         return sink_puts(c->out, "capturing trace...") ? 1 : 0;
     case M_STOP: {
         sim_trace_stop(dev);
         int rc = dump(c, &r);
-        sim_trace_cleanup(dev);
+        if (rc != KILLED)
+            sim_trace_cleanup(dev);
         return rc;
     }
     case M_DUMP:
@@ -315,6 +350,11 @@ int sim_cmd_atrace(struct sh_cmd *c)
     }
     sim_trace_start(dev, r.cats, r.buffer_kb ? (int)r.buffer_kb : 2048,
                     r.compress, r.apps, sim_alloc_pid(dev));
+    if (kfuncs_denied(c, &r)) {     /* the sync mode stops and cleans up */
+        sim_trace_stop(dev);
+        sim_trace_cleanup(dev);
+        return 0;
+    }
     if (sink_puts(c->out, "capturing trace...") ||
         sim_sleep(r.secs * 1000000000u, sim_shell_cancel_cb, c->sh)) {
         sim_trace_stop(dev);
@@ -323,6 +363,7 @@ int sim_cmd_atrace(struct sh_cmd *c)
     }
     sim_trace_stop(dev);
     int rc = dump(c, &r);
-    sim_trace_cleanup(dev);
+    if (rc != KILLED)
+        sim_trace_cleanup(dev);
     return rc;
 }

@@ -50,6 +50,10 @@ static const char usage[] =
     "  --old-protocol        version 0x01000000, maxdata 4096, checksums\n"
     "  --crlf                shell: output as through a PTY (\\r\\n)\n"
     "  --disconnect-after B  drop the connection after B bytes of a dump\n"
+    "                        (also --disconnect-after-bytes B)\n"
+    "  --disconnect-pull-after B  the same after B bytes of a sync pull\n"
+    "  --reconnect-after MS  with --disconnect-after: drop once, the device\n"
+    "                        refuses connections for MS ms (never: for good)\n"
     "  --rate B              limit each connection to B bytes/second\n"
     "  --hang-on TEXT        never answer a command containing TEXT\n"
     "  --size-mb N           make trace dumps about N MB of text\n"
@@ -80,6 +84,7 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
     memset(o, 0, sizeof(*o));
     o->sdk = 33;
     o->auth_accept_ms = -1;
+    o->reconnect_after_ms = -1;
     o->event_rate = 20000;
     o->zlevel = 6;
     o->seed = 1;
@@ -118,9 +123,20 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             if (opt_u64(a, v, &n) || n < 1 || n > 99)
                 return -1;
             o->sdk = (int)n;
-        } else if (!strcmp(a, "--disconnect-after")) {
+        } else if (!strcmp(a, "--disconnect-after") ||
+                   !strcmp(a, "--disconnect-after-bytes")) {
             if (opt_u64(a, v, &o->disconnect_after))
                 return -1;
+        } else if (!strcmp(a, "--disconnect-pull-after")) {
+            if (opt_u64(a, v, &o->disconnect_pull_after))
+                return -1;
+        } else if (!strcmp(a, "--reconnect-after")) {
+            if (v && !strcmp(v, "never"))
+                o->reconnect_after_ms = SIM_NEVER;
+            else if (opt_u64(a, v, &n) || n > 3600000)
+                return -1;
+            else
+                o->reconnect_after_ms = (int64_t)n;
         } else if (!strcmp(a, "--rate")) {
             if (opt_u64(a, v, &o->rate))
                 return -1;
@@ -229,11 +245,60 @@ static void *conn_thread(void *arg)
     return NULL;
 }
 
+void sim_link_drop(struct sim_device *dev, uint64_t after_bytes)
+{
+    int64_t ms = dev->opt.reconnect_after_ms;
+    pthread_mutex_lock(&dev->lock);
+    dev->link_drops++;
+    dev->down_until_ns = ms == SIM_NEVER ? UINT64_MAX
+                                         : sim_now_ns() + (uint64_t)ms * 1000000u;
+    pthread_mutex_unlock(&dev->lock);
+    char msg[128];
+    if (ms == SIM_NEVER)
+        snprintf(msg, sizeof(msg), "down after %llu bytes, for good",
+                 (unsigned long long)after_bytes);
+    else
+        snprintf(msg, sizeof(msg), "down after %llu bytes, back in %lld ms",
+                 (unsigned long long)after_bytes, (long long)ms);
+    sim_log(dev, "link", msg);
+    sim_conn_drop_all();
+}
+
+void sim_drop_here(struct sim_device *dev, struct sim_stream *s, uint64_t after_bytes)
+{
+    if (s)
+        sim_stream_flush(s);
+    if (dev->opt.reconnect_after_ms >= 0)
+        sim_link_drop(dev, after_bytes);
+    else if (s)
+        sim_stream_drop_connection(s);
+}
+
+int sim_drop_armed(struct sim_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    int armed = dev->opt.reconnect_after_ms < 0 || !dev->link_drops;
+    pthread_mutex_unlock(&dev->lock);
+    return armed;
+}
+
+int sim_link_down(struct sim_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    int down = dev->down_until_ns && sim_now_ns() < dev->down_until_ns;
+    pthread_mutex_unlock(&dev->lock);
+    return down;
+}
+
 static void accept_one(struct sim_device *dev, int lfd)
 {
     int fd = accept(lfd, NULL, NULL);
     if (fd < 0)
         return;
+    if (sim_link_down(dev)) {   /* accepted just before the socket closed */
+        close(fd);
+        return;
+    }
     fcntl(fd, F_SETFD, FD_CLOEXEC);
     int one = 1;    /* adbd disables Nagle too: small packets go at once */
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -253,6 +318,30 @@ static void accept_one(struct sim_device *dev, int lfd)
         free(a);
     }
     pthread_attr_destroy(&attr);
+}
+
+/* --reconnect-after: while the link is down the listening socket is
+ * closed (connections are refused, as by a phone whose adbd restarts or
+ * whose Wi-Fi is gone); then it listens on the same port again.  1 while
+ * there is nothing to accept. */
+static int link_state(struct sim_device *dev, int *lfd, int port)
+{
+    if (sim_link_down(dev)) {
+        if (*lfd >= 0) {
+            close(*lfd);
+            *lfd = -1;
+        }
+    } else if (*lfd < 0) {
+        int bound = 0;
+        *lfd = listen_socket(port, &bound);
+        if (*lfd >= 0)
+            sim_log(dev, "link", "up");
+    }
+    if (*lfd >= 0)
+        return 0;
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+    return 1;
 }
 
 /* --exec: the shell with stdio as its streams. */
@@ -363,12 +452,15 @@ int main(int argc, char **argv)
     ST_DBG(DBG_SIM, "listening on %d", port);
 
     while (!sim_stopping) {
+        if (link_state(&dev, &lfd, port))
+            continue;
         struct pollfd p = {.fd = lfd, .events = POLLIN};
-        int r = poll(&p, 1, 200);
+        int r = poll(&p, 1, 50);
         if (r > 0 && (p.revents & POLLIN))
             accept_one(&dev, lfd);
     }
-    close(lfd);
+    if (lfd >= 0)
+        close(lfd);
     sim_conn_shutdown_all();
     device_fini(&dev);
     return 0;

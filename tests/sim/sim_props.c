@@ -1,8 +1,8 @@
 /*
  * System properties of the simulated device: getprop [NAME [DEFAULT]]
  * and setprop NAME VALUE.  Values derive from the options (--sdk,
- * --no-root); debug.atrace.tags.enableflags follows the tracing state
- * like atrace sets it.  getprop without arguments lists "[k]: [v]" lines
+ * --no-root); debug.atrace.tags.enableflags and debug.atrace.app_* follow
+ * the categories and -a apps atrace set (cleared by its cleanup).  getprop without arguments lists "[k]: [v]" lines
  * sorted by name, as Android's getprop does.
  */
 #include "sim_cmds.h"
@@ -29,6 +29,31 @@ static const char *release_for(int sdk)
         if (t[i].sdk == sdk)
             return t[i].rel;
     return sdk < 16 ? "4.0.4" : "17";
+}
+
+/* atrace -a: debug.atrace.app_number and app_0.. (one per comma-separated
+ * cmdline, at most 16), set at start and cleared by atrace's cleanup. */
+static size_t app_props(struct sim_device *dev, struct prop *p, size_t n, size_t max)
+{
+    char apps[256];
+    pthread_mutex_lock(&dev->lock);
+    snprintf(apps, sizeof(apps), "%s", dev->trace->apps);
+    pthread_mutex_unlock(&dev->lock);
+    if (!apps[0] || n == max)
+        return n;
+    size_t count_at = n++, k = 0;
+    for (char *a = apps; a && k < 16 && n < max; k++) {
+        char *comma = strchr(a, ',');
+        if (comma)
+            *comma = '\0';
+        snprintf(p[n].key, sizeof(p[n].key), "debug.atrace.app_%zu", k);
+        snprintf(p[n].value, sizeof(p[n].value), "%.127s", a);
+        n++;
+        a = comma ? comma + 1 : NULL;
+    }
+    snprintf(p[count_at].key, sizeof(p[count_at].key), "debug.atrace.app_number");
+    snprintf(p[count_at].value, sizeof(p[count_at].value), "%zu", k);
+    return n;
 }
 
 static size_t build_props(struct sim_device *dev, struct prop *p, size_t max)
@@ -70,6 +95,7 @@ static size_t build_props(struct sim_device *dev, struct prop *p, size_t max)
         snprintf(p[n].value, sizeof(p[n].value), "%s", fixed[i][1]);
         n++;
     }
+    n = app_props(dev, p, n, max);
     pthread_mutex_lock(&dev->lock);
     for (size_t i = 0; i < dev->nprops; i++) {
         size_t j;
@@ -95,8 +121,8 @@ static int cmp_prop(const void *a, const void *b)
 
 int sim_cmd_getprop(struct sh_cmd *c)
 {
-    struct prop p[64];
-    size_t n = build_props(c->sh->dev, p, 64);
+    struct prop p[96];
+    size_t n = build_props(c->sh->dev, p, 96);
     if (c->argc < 2) {
         qsort(p, n, sizeof(p[0]), cmp_prop);
         for (size_t i = 0; i < n; i++)

@@ -156,10 +156,19 @@ static int do_recv(struct sync *y, const char *path)
     unsigned char *buf = malloc(8 + SYNC_DATA_MAX);
     int rc = buf ? 0 : -1;
     long n;
+    uint64_t sent = 0, limit = sim_drop_armed(y->dev) ? y->dev->opt.disconnect_pull_after : 0;
     while (!rc && (n = r->read(r, buf + 8, SYNC_DATA_MAX)) > 0) {
         le32(buf, ID('D', 'A', 'T', 'A'));
         le32(buf + 4, (uint32_t)n);
-        rc = sim_stream_write(y->s, buf, 8 + (size_t)n);
+        size_t k = 8 + (size_t)n;
+        if (limit && sent + k >= limit) {   /* --disconnect-pull-after */
+            sim_stream_write(y->s, buf, (size_t)(limit - sent));
+            sim_drop_here(y->dev, y->s, limit);
+            rc = -1;
+            break;
+        }
+        sent += k;
+        rc = sim_stream_write(y->s, buf, k);
     }
     r->close(r);
     free(buf);

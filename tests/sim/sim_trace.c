@@ -75,9 +75,11 @@ void sim_trace_write_state(struct sim_device *dev)
     dynbuf_free(&b);
 }
 
+/* atrace sets the tags property when it starts and clears it in its
+ * cleanup, whatever tracing_on says: a dump that died leaves it set. */
 uint64_t sim_trace_tags(struct sim_device *dev)
 {
-    return dev->trace->on ? sim_category_tags(dev->trace->cats) : 0;
+    return sim_category_tags(dev->trace->cats);
 }
 
 void sim_trace_start(struct sim_device *dev, uint64_t cats, int buffer_kb,
@@ -416,10 +418,7 @@ static int dump_write(struct dump_out *d, const void *p, size_t n)
         size_t k = (size_t)(d->limit - d->sent);
         sink_write(d->out, p, k);
         d->sent += k;
-        if (d->c->sh->stream) {
-            sim_stream_flush(d->c->sh->stream);
-            sim_stream_drop_connection(d->c->sh->stream);
-        }
+        sim_drop_here(d->c->sh->dev, d->c->sh->stream, d->limit);
         return -1;
     }
     d->sent += n;
@@ -469,6 +468,10 @@ int sim_trace_dump(struct sh_cmd *c, struct sim_sink *out, int compress)
     if (!r || !in || !zbuf)
         goto out;
     struct dump_out d = {c, out, 0, dev->opt.disconnect_after};
+    /* bytes written to /dev/null on the device never cross the link; a
+     * brief drop (--reconnect-after) happens once */
+    if (out == &sim_null_sink || !sim_drop_armed(dev))
+        d.limit = 0;
     if (compress) {
         rc = dump_deflate(&d, r, in, zbuf, dev->opt.zlevel);
     } else {

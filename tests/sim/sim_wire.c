@@ -633,6 +633,19 @@ void sim_conn_serve(struct sim_device *dev, int fd)
     free(c);
 }
 
+void sim_conn_drop_all(void)
+{
+    pthread_mutex_lock(&reg_lock);
+    for (struct sim_conn *c = registry; c; c = c->next) {
+        shutdown(c->fd, SHUT_RDWR);
+        pthread_mutex_lock(&c->lock);
+        c->dead = 1;
+        pthread_cond_broadcast(&c->cond);
+        pthread_mutex_unlock(&c->lock);
+    }
+    pthread_mutex_unlock(&reg_lock);
+}
+
 void sim_conn_shutdown_all(void)
 {
     pthread_mutex_lock(&reg_lock);

@@ -43,6 +43,16 @@ int sim_stream_cancelled(void *stream);
 
 /* Drop the whole TCP connection now (--disconnect-after). */
 void sim_stream_drop_connection(struct sim_stream *s);
+/* Drop every connection now, without waiting (--reconnect-after). */
+void sim_conn_drop_all(void);
+
+/* A --disconnect-after / --disconnect-pull-after limit was reached while
+ * writing to s (may be NULL): what was written goes out, then the link
+ * drops (sim_link_drop with --reconnect-after, else just s's
+ * connection). */
+void sim_drop_here(struct sim_device *dev, struct sim_stream *s, uint64_t after_bytes);
+/* 1 if the disconnect limits still apply (a brief drop happens once). */
+int sim_drop_armed(struct sim_device *dev);
 
 struct sim_device *sim_stream_device(struct sim_stream *s);
 const char *sim_stream_service(struct sim_stream *s);

@@ -88,7 +88,7 @@ static inline void fake_free(struct adb_device *d)
     (void)d;    /* lives on the test's stack */
 }
 
-static const struct adb_device_ops fake_dev_ops = {fake_open, fake_free};
+static const struct adb_device_ops fake_dev_ops = {fake_open, fake_free, NULL};
 
 static inline void fake_dev_init(struct fake_dev *fd, const char *features,
                                  const void *reply, size_t len, size_t chunk)

@@ -457,6 +457,47 @@ static void test_sync_through_server(void **state)
     finish(f);
 }
 
+/* adb_device_wait: polls host:devices-l until the serial is "device"
+ * again (the server lists an `adb connect`ed device as offline while it
+ * reconnects it); a cancel or the deadline end the wait with the state
+ * last seen in the detail. */
+static void test_wait_for_device(void **state)
+{
+    (void)state;
+    unsetenv("ANDROID_SERIAL");
+    struct fake *f = fake_new();
+    script_open(f, DEVLINE, "shell_v2,stat_v2");
+    req(f, 3, "host:devices-l");
+    reply(f, 3, "OKAY", SERIAL "         offline transport_id:3\n");
+    req(f, 4, "host:devices-l");
+    reply(f, 4, "OKAY", "");
+    req(f, 5, "host:devices-l");
+    reply(f, 5, "OKAY", "other device\n" DEVLINE);
+    req(f, 6, "host:devices-l");
+    reply(f, 6, "OKAY", SERIAL "         offline transport_id:3\n");
+    start(f);
+
+    struct adb_client *c = client_for(f->port);
+    struct adb_device *d = NULL;
+    assert_int_equal(adb_device_open(c, NULL, &d), ST_OK);
+    assert_int_equal(adb_device_wait(d, 5000), ST_OK);     /* after 2 naps */
+    assert_int_equal(adb_device_wait(d, 1), ST_ETIMEOUT);
+    if (!strstr(adb_device_error(d), "did not come back (the adb server lists it as: "
+                                     "offline)"))
+        fail_msg("%s", adb_device_error(d));
+    finish(f);
+    /* no server now: the wait goes on until the cancel fd says stop */
+    int pfd[2];
+    assert_int_equal(pipe(pfd), 0);
+    assert_int_equal(write(pfd[1], "x", 1), 1);
+    adb_device_set_cancel_fd(d, pfd[0]);
+    assert_int_equal(adb_device_wait(d, 5000), ST_EINTR);
+    adb_device_free(d);
+    adb_client_free(c);
+    close(pfd[0]);
+    close(pfd[1]);
+}
+
 static void test_timeout_and_cancel(void **state)
 {
     (void)state;
@@ -490,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_features_fail),
         cmocka_unit_test(test_sync_through_server),
         cmocka_unit_test(test_timeout_and_cancel),
+        cmocka_unit_test(test_wait_for_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

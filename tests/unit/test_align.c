@@ -189,6 +189,29 @@ static void set_bounded(void **state)
     align_set_free(&s);
 }
 
+/* An aligned method trace inside the capture (with slack) fits; one of
+ * another session is told apart, with how far off it is. */
+static void outside(void **state)
+{
+    (void)state;
+    const int64_t s = 1000000;
+    /* capture 100..110 s; trace 101..109 s app time, offset 0 */
+    assert_int_equal(align_outside(101 * s, 109 * s, 0, 100 * s, 110 * s), 0);
+    /* just within the slack on both sides */
+    assert_int_equal(align_outside(99 * s, 111 * s, 0, 100 * s, 110 * s), 0);
+    /* 18 hours of uptime against a capture at 6500 s */
+    assert_int_equal(align_outside(64800 * s, 64801 * s, 20, 6500 * s, 6502 * s),
+                     64800 * s + 20 - 6502 * s);
+    /* an epoch-dated Dalvik trace shifted by a realtime marker of today */
+    assert_true(align_outside(1275380398 * s, 1275380403 * s, -1795544481344639,
+                              6536 * s, 6537 * s) < 0);
+    /* ends well after the capture, starts inside */
+    assert_int_equal(align_outside(105 * s, 200 * s, 0, 100 * s, 110 * s), 90 * s);
+    /* extremes saturate instead of overflowing */
+    assert_true(align_outside(INT64_MAX, INT64_MAX, INT64_MAX, 0, 1) > 0);
+    assert_true(align_outside(INT64_MIN, INT64_MIN, INT64_MIN, INT64_MAX, INT64_MAX) < 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +222,7 @@ int main(void)
         cmocka_unit_test(refine_far_clock),
         cmocka_unit_test(refine_nothing),
         cmocka_unit_test(set_bounded),
+        cmocka_unit_test(outside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

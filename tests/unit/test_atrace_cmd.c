@@ -171,6 +171,34 @@ static void bad_options(void **st)
     }
 }
 
+/* What an atrace that cannot compress prints: bionic's getopt_long on
+ * phones, glibc's on host builds; other option errors are not about -z. */
+static void z_rejections(void **st)
+{
+    (void)st;
+    assert_true(atrace_rejects_z("", "atrace: unknown option -- z\n\nusage: atrace"));
+    assert_true(atrace_rejects_z("atrace: unknown option -- z\r\n", ""));
+    assert_true(atrace_rejects_z("", "/system/bin/atrace: unknown option -- z"));
+    assert_true(atrace_rejects_z("", "atrace: invalid option -- 'z'\n"));
+    assert_true(atrace_rejects_z("atrace: invalid option -- z\n", ""));
+    assert_true(atrace_rejects_z("", "atrace: unrecognized option '-z'\n"));
+    assert_false(atrace_rejects_z("", "atrace: unknown option -- k\n"));
+    assert_false(atrace_rejects_z("", "atrace: unknown option -- zz\n"));
+    assert_false(atrace_rejects_z("capturing trace...", ""));
+    assert_false(atrace_rejects_z("", "error: unknown tracing category \"z\"\n"));
+}
+
+/* -k on a user build: atrace exits 0 but says it did not start. */
+static void start_failures(void **st)
+{
+    (void)st;
+    assert_true(atrace_start_failed("", "error opening /sys/kernel/tracing/current_tracer: "
+                                        "Permission denied (13)\nunable to start tracing\n"));
+    assert_true(atrace_start_failed("error opening x\r\nunable to start tracing\r\n", ""));
+    assert_false(atrace_start_failed("capturing trace...", ""));
+    assert_false(atrace_start_failed("", ""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +208,8 @@ int main(void)
         cmocka_unit_test(categories_and_sdk),
         cmocka_unit_test(output_names),
         cmocka_unit_test(bad_options),
+        cmocka_unit_test(z_rejections),
+        cmocka_unit_test(start_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

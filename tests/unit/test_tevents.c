@@ -287,6 +287,43 @@ static void circular_rewind(void **st)
     }
 }
 
+/* A part that starts over (a dump fetched again after the link dropped):
+ * what the first try produced is taken back, not counted as a reset, and
+ * the second try converts as if it were the only one. */
+static void restart_part(void **st)
+{
+    (void)st;
+    const char *body =
+        HDR
+        "   a-1  ( 1) [000] ...1 1.3: tracing_mark_write: B|1|kept\n"
+        "   a-1  ( 1) [000] ...1 1.4: tracing_mark_write: E|1\n";
+    const char *parts[] = {"systemTraceEvents", body, NULL};
+    char *want = convert(parts, 1 << 20, NULL);
+    struct memsink m;
+    struct text_sink s;
+    ms_init(&m, &s);
+    struct tevents *t = tevents_new(&s);
+    tevents_begin_part(t, "systemTraceEvents");
+    const char *first = HDR
+        "   a-1  ( 1) [000] ...1 1.3: tracing_mark_write: B|1|kept\n"
+        "   a-1  ( 1) [000] ...1 1.35: tracing_mark_write: B|1|partial\n"
+        "   a-1  ( 1) [000] ...1 1.36: tracing_mark_write: E|1\n"
+        "   a-1  ( 1) [000] ...1 1.4: tracing_mar";
+    assert_int_equal(tevents_feed(t, first, strlen(first)), ST_OK);
+    tevents_restart_part(t);
+    assert_int_equal(tevents_feed(t, body, strlen(body)), ST_OK);
+    tevents_end_part(t);
+    assert_int_equal(tevents_finish(t), ST_OK);
+    assert_int_equal(tevents_stats(t)->resets, 0);
+    assert_int_equal(tevents_stats(t)->slices, 1);
+    tevents_free(t);
+    char *got = dynbuf_take(&m.b, NULL);
+    assert_null(strstr(got, "partial"));
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
 /* No ftrace part (a JSON input): still a valid, empty trace. */
 static void empty(void **st)
 {
@@ -308,6 +345,7 @@ int main(void)
         cmocka_unit_test(slices_and_names),
         cmocka_unit_test(async_and_cpu),
         cmocka_unit_test(circular_rewind),
+        cmocka_unit_test(restart_part),
         cmocka_unit_test(empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,9 @@
  * split tags and replayed headers taken out, exactly as the unsplit
  * output; blocks stay near the split size; splits happen only at line
  * ends and never inside the header; consecutive ftrace parts are joined;
- * the tee sees every part and byte; JSON output is never split. */
+ * the tee sees every part and byte; JSON output is never split; a part
+ * restarted after a failed first try (a dump fetched again) reads as if
+ * the first try never happened, in the file and in the tee. */
 #include "testutil.h"
 
 #include <unistd.h>
@@ -49,18 +51,28 @@ struct part {
     const char *name;
     const char *text;
     int repair;         /* through the repair stage (ftrace parts) */
+    const char *first_try;  /* written first, then tw_restart_part */
 };
 
 struct teelog {
     struct dynbuf names, bytes;
-    int begins, ends;
+    int begins, ends, restarts;
+    size_t part_at;     /* bytes.len when the part began */
 };
 
 static void tee_begin(void *ctx, const char *name)
 {
     struct teelog *t = ctx;
     t->begins++;
+    t->part_at = t->bytes.len;
     dynbuf_printf(&t->names, "%s;", name);
+}
+
+static void tee_restart(void *ctx)
+{
+    struct teelog *t = ctx;
+    t->restarts++;
+    t->bytes.len = t->part_at;
 }
 
 static void tee_write(void *ctx, const void *p, size_t n)
@@ -83,7 +95,7 @@ static char *write_parts(const struct part *parts, int n, enum tw_format fmt,
     struct tracewriter *w;
     assert_int_equal(tw_open(path, fmt, &v, &w), ST_OK);
     tw_set_split(w, split);
-    struct tw_tee t = {tee_begin, tee_write, tee_end, tee};
+    struct tw_tee t = {tee_begin, tee_write, tee_end, tee_restart, tee};
     if (tee)
         tw_set_tee(w, &t);
     for (int i = 0; i < n; i++) {
@@ -91,6 +103,13 @@ static char *write_parts(const struct part *parts, int n, enum tw_format fmt,
         struct text_sink s;
         tw_text_sink(w, &s);
         struct repair_opts ro = {.circular = 1, .add_header = 1};
+        if (parts[i].first_try) {
+            struct repair *r0 = repair_new(&ro, &s);
+            assert_int_equal(repair_feed(r0, parts[i].first_try,
+                                         strlen(parts[i].first_try)), ST_OK);
+            repair_free(r0);        /* the try broke off: never finished */
+            assert_int_equal(tw_restart_part(w), ST_OK);
+        }
         struct repair *r = parts[i].repair ? repair_new(&ro, &s) : NULL;
         size_t len = strlen(parts[i].text);
         for (size_t off = 0; off < len; off += chunk) {
@@ -207,7 +226,7 @@ static void escape_exact(void **st)
     static const char in[] = "a <idle> b </script> c <!-- d <\\ e </SCRIPT <x <";
     static const char want[] = "a <idle> b <\\/script> c <\\!-- d <\\\\ e <\\/SCRIPT <x <";
     for (size_t chunk = 1; chunk <= sizeof(in); chunk++) {
-        struct part p = {"systemTraceEvents", in, 1};
+        struct part p = {"systemTraceEvents", in, 1, NULL};
         char *got = write_parts(&p, 1, TW_HTML, 0, chunk, NULL, NULL);
         if (!strstr(got, want))
             fail_msg("chunk %zu:\n%s", chunk, got);
@@ -222,7 +241,7 @@ static void split_matches_unsplit(void **st)
     static const size_t chunks[] = {1, 3, 64, 4096, 1 << 20};
     for (unsigned seed = 1; seed <= 6; seed++) {
         char *text = gen_trace(seed, 400, seed % 2);
-        struct part p = {"systemTraceEvents", text, 1};
+        struct part p = {"systemTraceEvents", text, 1, NULL};
         char *want = write_parts(&p, 1, TW_HTML, 0, 1 << 20, NULL, NULL);
         assert_int_equal(count(want, "</SCRIPT>"), 0);
         for (size_t i = 0; i < sizeof(splits) / sizeof(*splits); i++) {
@@ -263,7 +282,7 @@ static void split_layout(void **st)
     (void)st;
     const char *text = "# tracer: nop\n# TASK-PID x\n"
                        "a-1 [000] 1.0: x: 1\na-1 [000] 2.0: x: 2\na-1 [000] 3.0: x: 3\n";
-    struct part p = {"systemTraceEvents", text, 0};
+    struct part p = {"systemTraceEvents", text, 0, NULL};
     char *got = write_parts(&p, 1, TW_HTML, 1, 5, NULL, NULL);
     const char *want = OPEN "# tracer: nop\n# TASK-PID x\na-1 [000] 1.0: x: 1\n"
                        SPLIT "# tracer: nop\n# TASK-PID x\na-1 [000] 2.0: x: 2\n"
@@ -292,10 +311,10 @@ static void join_parts(void **st)
 {
     (void)st;
     struct part p[] = {
-        {"androidProcessDump", "PROCESS DUMP\nUSER PID\n", 0},
-        {"systemTraceEvents", "# tracer: nop\na-1 [000] 1.0: x: 1\n", 0},
-        {"systemTraceEvents", "# tracer: nop\nb-2 [000] 2.0: x: 2", 0},
-        {"systraceController", "{}", 0},
+        {"androidProcessDump", "PROCESS DUMP\nUSER PID\n", 0, NULL},
+        {"systemTraceEvents", "# tracer: nop\na-1 [000] 1.0: x: 1\n", 0, NULL},
+        {"systemTraceEvents", "# tracer: nop\nb-2 [000] 2.0: x: 2", 0, NULL},
+        {"systraceController", "{}", 0, NULL},
     };
     char *got = write_parts(p, 4, TW_HTML, 1u << 20, 64, NULL, NULL);
     const char *want = OPEN "PROCESS DUMP\nUSER PID\n" CLOSE
@@ -321,8 +340,8 @@ static void tee_sees_everything(void **st)
     dynbuf_init(&t.bytes, 1u << 20);
     char *text = gen_trace(3, 100, 0);
     struct part p[] = {
-        {"androidProcessDump", "PROCESS DUMP\n", 0},
-        {"systemTraceEvents", text, 0},
+        {"androidProcessDump", "PROCESS DUMP\n", 0, NULL},
+        {"systemTraceEvents", text, 0, NULL},
     };
     char *got = write_parts(p, 2, TW_HTML, 100, 17, NULL, &t);
     assert_string_equal(dynbuf_str(&t.names), "androidProcessDump;systemTraceEvents;");
@@ -336,11 +355,51 @@ static void tee_sees_everything(void **st)
     dynbuf_free(&t.bytes);
 }
 
+/* A dump that broke off and was fetched again: the first try's bytes,
+ * split tags and tee bytes are all gone, in HTML (split or not) and JSON. */
+static void restart_part(void **st)
+{
+    (void)st;
+    char *text = gen_trace(3, 300, 0);
+    char *partial = gen_trace(2, 120, 0);
+    partial[strlen(partial) / 2 + 3] = '\0';  /* cut inside a line */
+    static const enum tw_format fmts[] = {TW_HTML, TW_JSON};
+    static const uint64_t splits[] = {0, 200, 1u << 20};
+    for (size_t f = 0; f < 2; f++)
+        for (size_t k = 0; k < 3; k++) {
+            struct part clean[] = {
+                {"androidProcessDump", "PROCESS DUMP\n", 0, NULL},
+                {"systemTraceEvents", text, 1, NULL},
+            };
+            struct part again[] = {
+                {"androidProcessDump", "PROCESS DUMP\n", 0, NULL},
+                {"systemTraceEvents", text, 1, partial},
+            };
+            struct teelog t;
+            memset(&t, 0, sizeof(t));
+            dynbuf_init(&t.names, 4096);
+            dynbuf_init(&t.bytes, 1u << 20);
+            char *want = write_parts(clean, 2, fmts[f], splits[k], 61, NULL, NULL);
+            char *got = write_parts(again, 2, fmts[f], splits[k], 61, NULL, &t);
+            if (strcmp(got, want))
+                fail_msg("fmt %zu split %zu:\ngot:\n%.600s\nwant:\n%.600s", f, k, got, want);
+            assert_int_equal(t.restarts, 1);
+            assert_int_equal(t.bytes.len, strlen("PROCESS DUMP\n") + strlen(text));
+            assert_memory_equal(t.bytes.data + 13, text, strlen(text));
+            free(got);
+            free(want);
+            dynbuf_free(&t.names);
+            dynbuf_free(&t.bytes);
+        }
+    free(text);
+    free(partial);
+}
+
 static void json_never_split(void **st)
 {
     (void)st;
     char *text = gen_trace(2, 200, 0);
-    struct part p = {"systemTraceEvents", text, 0};
+    struct part p = {"systemTraceEvents", text, 0, NULL};
     int n = -1;
     char *got = write_parts(&p, 1, TW_JSON, 10, 64, &n, NULL);
     assert_int_equal(n, 0);
@@ -359,6 +418,7 @@ int main(void)
         cmocka_unit_test(join_parts),
         cmocka_unit_test(tee_sees_everything),
         cmocka_unit_test(json_never_split),
+        cmocka_unit_test(restart_part),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

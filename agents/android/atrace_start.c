@@ -1,0 +1,177 @@
+/*
+ * The atrace agent's start (catapult-systrace.md §3): the device's
+ * categories, the unavailable ones named and dropped (every one missing:
+ * refused before anything starts), catapult's argument vector, and
+ * `atrace --async_start`, retried without -z when the device's atrace
+ * cannot compress.  A start atrace reports only on stderr (it exits 0
+ * after "unable to start tracing", e.g. -k on a user build) fails here,
+ * saying when root is what is missing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "atrace_int.h"
+#include "devcmd.h"
+
+/* c->err = "what: detail" */
+enum st_err atrace_fail(struct capture *c, enum st_err e, const char *what,
+                        const char *detail)
+{
+    dynbuf_reset(&c->err);
+    dynbuf_printf(&c->err, "%s: %s", what, detail);
+    return e;
+}
+
+static enum st_err list_categories(struct atrace *a)
+{
+    static const char *const argv[] = {"atrace", "--list_categories", NULL};
+    struct adb_result r;
+    enum st_err e = dev_run(a->c, argv, LIST_MAX, &r);
+    if (!e && r.exit_code != 0 && r.exit_code != ADB_EXIT_UNKNOWN) {
+        char line[256];
+        dev_first_line(r.out, line, sizeof(line));
+        e = atrace_fail(a->c, ST_EDEVICE, "atrace --list_categories failed", line);
+    }
+    if (!e)
+        e = atrace_cats_parse(r.out, r.out_len, a->c->sdk, &a->avail);
+    adb_result_free(&r);
+    return e;
+}
+
+/* The requested root-only kernel categories the device lacks because
+ * adbd is not root, space-separated into out. */
+static void missing_root_only(struct atrace *a, struct dynbuf *out)
+{
+    struct capture *c = a->c;
+    if (c->root)
+        return;
+    for (size_t i = 0; i < c->opt->ncategories; i++) {
+        const char *cat = c->opt->categories[i];
+        if (atrace_root_only(cat) && !atrace_cats_has(&a->avail, cat)) {
+            if (out->len)
+                dynbuf_addc(out, ' ');
+            dynbuf_addstr(out, cat);
+        }
+    }
+}
+
+static void warn_unavailable(struct atrace *a, const char *list)
+{
+    struct capture *c = a->c;
+    c->ui.warn(c->ui.ctx, "These categories are unavailable: %s", list);
+    struct dynbuf rootonly;
+    dynbuf_init(&rootonly, 4096);
+    missing_root_only(a, &rootonly);
+    if (rootonly.len)
+        c->ui.warn(c->ui.ctx, "%s: kernel categories that need root; on a userdebug or "
+                              "eng build run `adb root` first", dynbuf_str(&rootonly));
+    dynbuf_free(&rootonly);
+}
+
+/* Nothing the user asked for exists on the device: refuse before
+ * tracing (catapult traces with no categories and writes an empty page). */
+static enum st_err none_available(struct atrace *a, const char *list)
+{
+    struct capture *c = a->c;
+    struct dynbuf rootonly;
+    dynbuf_init(&rootonly, 4096);
+    missing_root_only(a, &rootonly);
+    dynbuf_reset(&c->err);
+    dynbuf_printf(&c->err, "none of the requested categories is available on the device "
+                           "(%s); `systrace -l` lists the ones it offers", list);
+    if (rootonly.len)
+        dynbuf_printf(&c->err, " (%s need root: on a userdebug or eng build run `adb root` "
+                               "first)", dynbuf_str(&rootonly));
+    dynbuf_free(&rootonly);
+    return ST_EINVAL;
+}
+
+static enum st_err make_plan(struct atrace *a)
+{
+    struct dynbuf unavailable;
+    dynbuf_init(&unavailable, 65536);
+    atrace_plan_free(&a->plan);
+    enum st_err e = atrace_plan_make(a->c->opt, &a->avail, a->compress, &a->plan,
+                                     &unavailable);
+    if (!e && !a->plan.nkept && a->c->opt->ncategories)
+        e = none_available(a, dynbuf_str(&unavailable));
+    else if (!e && unavailable.len)
+        warn_unavailable(a, dynbuf_str(&unavailable));
+    dynbuf_free(&unavailable);
+    return e;
+}
+
+enum st_err atrace_create(struct capture *c, void **state)
+{
+    *state = NULL;
+    if (c->opt->target != TARGET_ANDROID || !c->dev)
+        return ST_OK;
+    struct atrace *a = calloc(1, sizeof(*a));
+    if (!a)
+        return ST_ENOMEM;
+    *state = a;
+    a->c = c;
+    a->compress = c->opt->compress;
+    dynbuf_init(&a->errtext, 64 * 1024);
+    if (c->sdk < 18) {
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "device SDK %d is older than 18 (Android 4.3): atrace "
+                               "cannot trace it", c->sdk);
+        return ST_EUNSUPPORTED;
+    }
+    enum st_err e = list_categories(a);
+    return e ? e : make_plan(a);
+}
+
+/* atrace did not start: say why in one line, and that root is needed when
+ * that is the reason (-k on a user build: current_tracer is root's). */
+static enum st_err start_failed(struct atrace *a, const struct adb_result *r)
+{
+    struct capture *c = a->c;
+    char line[256];
+    dev_first_line(r->err_len ? r->err : r->out, line, sizeof(line));
+    atrace_fail(c, ST_EDEVICE, "atrace --async_start failed", line);
+    int denied = strstr(r->out, "Permission denied") || strstr(r->err, "Permission denied");
+    if (!c->root && c->opt->kfuncs)
+        dynbuf_addstr(&c->err, "; kernel function tracing (-k) needs root: on a userdebug "
+                               "or eng build run `adb root` first");
+    else if (!c->root && denied)
+        dynbuf_addstr(&c->err, "; this needs root: on a userdebug or eng build run "
+                               "`adb root` first");
+    return ST_EDEVICE;
+}
+
+enum st_err atrace_start(void *state)
+{
+    struct atrace *a = state;
+    for (;;) {
+        const char **argv = atrace_plan_argv(&a->plan, "--async_start");
+        if (!argv)
+            return ST_ENOMEM;
+        struct adb_result r;
+        enum st_err e = dev_run(a->c, argv, LIST_MAX, &r);
+        free(argv);
+        a->dirty = 1;   /* even a failed start may leave settings behind */
+        if (e)
+            return e;
+        int rc = r.exit_code;
+        if (rc != 0 && a->compress && atrace_rejects_z(r.out, r.err)) {
+            adb_result_free(&r);
+            a->c->ui.warn(a->c->ui.ctx, "the device's atrace cannot compress (-z); "
+                                        "tracing uncompressed");
+            a->compress = 0;
+            if ((e = make_plan(a)))
+                return e;
+            continue;
+        }
+        /* atrace reports some failures only on stderr and exits 0 */
+        if ((rc != 0 && rc != ADB_EXIT_UNKNOWN) || atrace_start_failed(r.out, r.err)) {
+            e = start_failed(a, &r);
+            adb_result_free(&r);
+            return e;
+        }
+        adb_result_free(&r);
+        a->t_start_us = capture_now_us();
+        return ST_OK;
+    }
+}

@@ -31,7 +31,8 @@ grep -a "am profile start --sampling 1000 2000 /data/local/tmp/systrace-" "$SIM_
     fail "--sampling not passed"
 assert_contains out.txt "clock-sync marker only"
 assert_contains out.txt "sampling profile"
-trace_block samp.html 3 | grep -q '"Trace.beginSection"' || fail "sampling: no method slices"
+trace_block samp.html 3 | grep -q 'tracing_mark_write: B|2000|Trace.beginSection$' ||
+    fail "sampling: no method slices"
 no_device_file sampling
 
 # SIGTERM while tracing: profiling stopped, file removed, nothing written
@@ -65,7 +66,8 @@ if [ -d "$CORPUS/methodtrace/dalvik-apps" ]; then
     run_st 0 -o corpus.html -t 1 --app-profile com.android.launcher3 -e "$SIM_SERIAL" view
     assert_contains out.txt "app profile aligned by the realtime_ts clock-sync marker only"
     assert_contains out.txt "no sections matched"
-    trace_block corpus.html 3 | grep -q '"ph":"B"' || fail "corpus: no method slices"
+    trace_block corpus.html 3 | grep -q ' (methods)-[0-9]* (2000) .*: tracing_mark_write: B|2000|' ||
+        fail "corpus: no method slices"
     no_device_file corpus
 else
     echo "corpus $CORPUS/methodtrace absent: corpus case not run"

@@ -156,8 +156,9 @@ static enum st_err slice_end(struct tevents *t, struct tev_thread *th, uint64_t 
     return tev_emit(t);
 }
 
-/* Async: a fresh id per S, popped by the F with the same tgid, name
- * and cookie. */
+/* Async: a fresh id per S, ended by the F with the same tgid, name and
+ * cookie.  An S while one of its key is open replaces it, as both
+ * viewers' atrace importers do (the replaced one stays a lone b). */
 static enum st_err async_mark(struct tevents *t, struct tev_thread *th, int64_t pid,
                               const struct tev_mark *m, uint64_t ts)
 {
@@ -175,6 +176,8 @@ static enum st_err async_mark(struct tevents *t, struct tev_thread *th, int64_t 
             free(a);
             a = NULL;
         }
+        if (a)
+            a->n = 0;
         if (a && a->n == a->cap) {
             size_t cap = a->cap ? a->cap * 2 : 2;
             uint64_t *ids = realloc(a->ids, cap * sizeof(*ids));

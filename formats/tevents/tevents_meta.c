@@ -81,13 +81,22 @@ static struct tev_pd *pd_get(struct tevents *t, int64_t id)
     return pd;
 }
 
+/* The latest dump's name counts (a process renamed between the dumps
+ * before and after tracing), as in Perfetto. */
 static void set_name(struct tevents *t, char **slot, const char *p, size_t n)
 {
     while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
         n--;
-    if (*slot || !n)
+    if (!n || (*slot && strlen(*slot) == n && !memcmp(*slot, p, n)))
         return;
-    *slot = tev_strdup(t, p, n);
+    char *name = tev_strdup(t, p, n);
+    if (!name)
+        return;
+    if (*slot) {
+        t->name_bytes -= strlen(*slot) + 1;
+        free(*slot);
+    }
+    *slot = name;
 }
 
 void tev_psdump_line(struct tevents *t, const char *p, size_t n)

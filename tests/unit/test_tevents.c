@@ -236,7 +236,7 @@ static void slices_and_names(void **st)
 /* Every thread and process the trace or the process dump names gets its
  * M record, with events or not: task columns (not "<...>"), sched_switch
  * and sched_wakeup/waking comms (the latest name counts), the dump's
- * thread and process forms. */
+ * thread and process forms (the latest dump counts). */
 static void names_from_everywhere(void **st)
 {
     (void)st;
@@ -259,6 +259,10 @@ static void names_from_everywhere(void **st)
         "   kworker/0:1-40 (-----) [000] d..2 1.000050: sched_switch: prev_comm=kworker/0:1 "
         "prev_pid=40 prev_prio=120 prev_state=S ==> next_comm=Decoder next_pid=103 "
         "next_prio=120\n",
+        /* the dump after tracing: a process renamed meanwhile */
+        "androidProcessDump",
+        "PROCESS DUMP\nUSER PID PPID VSZ RSS WCHAN PC S NAME COMM\n"
+        "root 300 1 0 0 0 0 S idle.daemon2 d\n",
         NULL,
     };
     const char *want[] = {
@@ -277,7 +281,7 @@ static void names_from_everywhere(void **st)
         "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":300,\"tid\":301,"
         "\"args\":{\"name\":\"worker pool\"}}",
         "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":300,\"tid\":300,"
-        "\"args\":{\"name\":\"idle.daemon\"}}",
+        "\"args\":{\"name\":\"idle.daemon2\"}}",
         "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,"
         "\"args\":{\"name\":\"com.example.app\"}}",
         NULL,

@@ -28,7 +28,6 @@
 #include <string.h>
 
 #define MAX_TEXT (1u << 30)         /* cached names and line prefixes */
-#define LINE_MAX 4096               /* a line without its name */
 
 struct mt_tform {
     struct dynbuf names;            /* per method: text, NUL-ended */
@@ -154,14 +153,15 @@ static void line(struct mt_tl *j, const char *prefix, const int64_t t[2],
         j->info->clamped++;
         j->info->warnings |= MTRACE_W_CLAMPED;
     }
-    char buf[LINE_MAX];
-    int n = snprintf(buf, sizeof(buf), "%s%lld.%06lld: tracing_mark_write: %c|%ld%s",
-                     prefix, (long long)(ts / 1000000), (long long)(ts % 1000000),
-                     ph, j->pid, name ? "|" : "\n");
-    if (n < 0 || (size_t)n >= sizeof(buf)) {
+    char buf[96];
+    int n = snprintf(buf, sizeof(buf), "%lld.%06lld: tracing_mark_write: %c|%ld%s",
+                     (long long)(ts / 1000000), (long long)(ts % 1000000), ph, j->pid,
+                     name ? "|" : "\n");
+    if (n < 0 || (size_t)n >= sizeof(buf)) {    /* cannot happen: <= 75 bytes */
         j->w->failed = 1;
         return;
     }
+    mt_jw_lit(j->w, prefix);
     mt_jw_raw(j->w, buf, (size_t)n);
     if (name) {
         mt_jw_lit(j->w, name);

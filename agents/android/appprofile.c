@@ -10,8 +10,9 @@
  *            when the link drops meanwhile), rm -f it on the device, find the app's Trace.beginSection/traceBegin calls
  *            (mtrace on_slice hook), align them with the B lines and
  *            clock-sync markers the atrace agent's repair stage showed us
- *            (capture.line_observer), then write the method slices as a
- *            "traceEvents" part shifted onto the ftrace clock, on tracks
+ *            (capture.line_observer), then write the method slices as
+ *            atrace text (B/E lines, a "systemTraceEvents" part the writer
+ *            joins to atrace's) shifted onto the ftrace clock, on tracks
  *            of their own ("<thread> (methods)") in the app's process.
  *   cleanup  am profile stop and rm -f, after an error or interrupt.
  *
@@ -486,6 +487,9 @@ static int outside_capture(struct appprofile *a, int64_t offset)
     return 1;
 }
 
+/* The method slices as atrace text right after atrace's own part: the
+ * writer joins the two, so Perfetto (which reads only the first ftrace
+ * section) and the classic viewer both show them (tracewriter.h). */
 static enum st_err convert(struct appprofile *a, const char *path, struct tracewriter *w)
 {
     struct mtrace_src src = {.path = path};
@@ -500,11 +504,16 @@ static enum st_err convert(struct appprofile *a, const char *path, struct tracew
         .process_name = a->process,
         .thread_suffix = " (methods)",
     };
-    if ((e = tw_begin(w, "traceEvents")))
+    struct mtrace_info info;
+    if ((e = tw_begin(w, "systemTraceEvents")))
         return e;
-    e = mtrace_to_trace_events_src(&src, &o, to_writer, w, NULL, a->err, sizeof(a->err));
+    e = mtrace_to_atrace_src(&src, &o, NULL, to_writer, w, &info, a->err, sizeof(a->err));
     if (e)
         return failf(a->c, e, "cannot convert the app's method trace", a->err);
+    if (info.clamped)
+        a->c->ui.warn(a->c->ui.ctx, "%llu method event(s) of the app profile fell before "
+                                    "time 0 of the trace and were placed at 0",
+                      (unsigned long long)info.clamped);
     return tw_end(w);
 }
 

@@ -489,28 +489,44 @@ static enum st_err finish(struct ff *f)
     return tw_end(f->w);
 }
 
+struct mtrace_parts {
+    struct tracewriter *w;
+    int open;
+};
+
 static int mtrace_out(void *ctx, const void *p, size_t n)
 {
-    return tw_write(ctx, p, n) != ST_OK;
+    struct mtrace_parts *m = ctx;
+    return tw_write(m->w, p, n) != ST_OK;
+}
+
+/* The converter's pieces become parts: a process dump, then the text. */
+static int mtrace_part(void *ctx, const char *name)
+{
+    struct mtrace_parts *m = ctx;
+    enum st_err e = m->open ? tw_end(m->w) : ST_OK;
+    m->open = !e;
+    return (e ? e : tw_begin(m->w, name)) != ST_OK;
 }
 
 /* Method traces are read by their own reader (twice, by path): their
- * calls become a trace-event JSON part the viewer's JSON importer shows
- * as slices per thread. */
+ * calls become atrace text (B/E lines on each thread) that the classic
+ * viewer and Perfetto both read, after a process dump naming the
+ * process. */
 static enum st_err method_trace(const char *path, struct tracewriter *w,
                                 struct ff_result *res)
 {
     res->kind = FF_METHODTRACE;
-    res->parts = 1;
-    enum st_err e = tw_begin(w, "traceEvents");
-    if (e)
-        return e;
-    e = mtrace_to_trace_events(path, NULL, mtrace_out, w, res->detail, sizeof(res->detail));
+    res->parts = 2;
+    struct mtrace_src src = {.path = path};
+    struct mtrace_parts m = {w, 0};
+    enum st_err e = mtrace_to_atrace_src(&src, NULL, mtrace_part, mtrace_out, &m, NULL,
+                                         res->detail, sizeof(res->detail));
     if (e == ST_ETRUNCATED)
         res->truncated = 1;
     if (e && e != ST_ETRUNCATED)
         return e;
-    enum st_err e2 = tw_end(w);
+    enum st_err e2 = m.open ? tw_end(w) : ST_OK;
     return e2 ? e2 : e;
 }
 

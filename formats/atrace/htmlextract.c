@@ -10,7 +10,7 @@ static const char pat_block[] = "<script class=\"trace-data\"";
 static const char pat_legacy[] = "var linuxPerfData = \"";
 static const char pat_close[] = "</script";
 
-enum state { OUT, TAG, FIRSTNL, IN, LEGACY_START, LEGACY };
+enum state { OUT, TAG, FIRSTNL, IN, CLOSETAG, LEGACY_START, LEGACY };
 
 struct htmlx {
     struct htmlx_cb cb;
@@ -111,6 +111,7 @@ static size_t at_lt(struct htmlx *x, const unsigned char *p, size_t n, int final
     int c = ci_starts(p, n, pat_close);
     if (c > 0) {
         *e = end_block(x);
+        x->st = CLOSETAG;
         return strlen(pat_close);
     }
     if (n >= 2 && p[1] == '\\') {
@@ -208,8 +209,9 @@ static enum st_err in_legacy(struct htmlx *x, const unsigned char *p, size_t n,
 
 /* Outside blocks: byte matcher for the two openings.  Neither pattern
  * repeats its first character, so a mismatch can restart at 0 or 1.  The
- * openings only count at the start of a line: the viewer's own code quotes
- * both inside regular expressions. */
+ * openings only count at the start of a line, or right after a block's
+ * close tag (our split boundary, tracewriter.h): the viewer's own code
+ * quotes both inside regular expressions. */
 static size_t outside(struct htmlx *x, const unsigned char *p, size_t n, enum st_err *e)
 {
     for (size_t i = 0; i < n; i++) {
@@ -268,6 +270,14 @@ static enum st_err step(struct htmlx *x, const unsigned char *p, size_t n, int f
         case FIRSTNL:
             used = *p == '\n' ? 1 : 0;
             x->st = IN;
+            break;
+        case CLOSETAG:  /* a block's close tag: the next may open on its line */
+            q = memchr(p, '>', n);
+            used = q ? (size_t)(q - p) + 1 : n;
+            if (q) {
+                x->st = OUT;
+                x->line_blank = 1;
+            }
             break;
         case LEGACY_START:  /* the rest of the opening line is `\` */
             if (*p != '\\') {     /* not the 2012 layout after all */
@@ -336,7 +346,7 @@ enum st_err htmlx_finish(struct htmlx *x)
         e = legacy_line(x, x->line.data, x->line.len);
     if (e)
         return e;
-    if (x->st != OUT) {
+    if (x->st != OUT && x->st != CLOSETAG) {
         e = end_block(x);
         return e ? e : ST_ETRUNCATED;
     }

@@ -14,8 +14,9 @@
 
 #define OPEN_TAG "  <script class=\"trace-data\" type=\"application/text\">\n"
 #define CLOSE_TAG "  </script>\n"
-/* Ends the element for browsers, not for Perfetto (see tracewriter.h). */
-#define SPLIT_TAG "# </SCRIPT>\n" OPEN_TAG
+/* Ends the element for browsers and opens the next; to Perfetto one
+ * comment line (see tracewriter.h). */
+#define SPLIT_TAG "# </SCRIPT>" OPEN_TAG
 
 static const char synth_header[] =
     "# tracer: nop\n"
@@ -211,40 +212,52 @@ enum st_err tw_write(void *ctx, const void *p, size_t n)
     return tw_with_carry(w, p, n, 0);
 }
 
-/* The close tag an ftrace part left pending: a split tag when another
- * ftrace part follows at once, else the ordinary one. */
+/* The close an ftrace part left pending: when another ftrace part follows
+ * at once it continues the same text (HTML: a split tag; JSON: the same
+ * string), else the ordinary close. */
 static enum st_err settle_close(struct tracewriter *w, int join)
 {
     if (!w->pending_close)
         return ST_OK;
     w->pending_close = 0;
     if (!join)
-        return puts_(w, CLOSE_TAG);
-    enum st_err e = w->last_nl ? ST_OK : puts_(w, "\n");
-    return e ? e : puts_(w, SPLIT_TAG);
+        return puts_(w, w->fmt == TW_HTML ? CLOSE_TAG : "\"");
+    if (!w->last_nl) {
+        enum st_err e = w->fmt == TW_HTML ? puts_(w, "\n")
+                        : tw_json_payload(w, (const unsigned char *)"\n", 1, 1);
+        if (e)
+            return e;
+    }
+    return w->fmt == TW_HTML ? puts_(w, SPLIT_TAG) : ST_OK;
 }
 
 enum st_err tw_begin(struct tracewriter *w, const char *name)
 {
     int ftrace = !strcmp(name, "systemTraceEvents");
+    int join = w->pending_close && ftrace;
+    enum st_err e = settle_close(w, join);
     w->in_part = 1;
+    w->ftrace = ftrace;
     w->part_bytes = 0;
+    w->last_nl = 1;
     if (!strcmp(name, "systraceController"))
         w->has_controller = 1;
     if (w->tee.begin)
         w->tee.begin(w->tee.ctx, name);
     if (w->fmt == TW_HTML) {
-        int join = w->pending_close && ftrace;
-        enum st_err e = settle_close(w, join);
         w->splittable = ftrace && w->split_at;
         w->block_bytes = 0;
         w->hdr_state = HDR_LINE_START;
         w->hdr_overflow = 0;
-        w->last_nl = 1;
         dynbuf_reset(&w->hdr);
         dynbuf_reset(&w->bounds);
-        if (!e && !join)
-            e = puts_(w, OPEN_TAG);
+    }
+    if (e || join) {
+        w->part_start = outfile_tell(w->o);     /* a joined part's payload starts here */
+        return e;
+    }
+    if (w->fmt == TW_HTML) {
+        e = puts_(w, OPEN_TAG);
         w->part_start = outfile_tell(w->o);
         return e;
     }
@@ -252,7 +265,7 @@ enum st_err tw_begin(struct tracewriter *w, const char *name)
         puts_(w, ", ");
     puts_(w, "\"");
     tw_json_payload(w, (const unsigned char *)name, strlen(name), 1);
-    enum st_err e = puts_(w, "\": \"");
+    e = puts_(w, "\": \"");
     w->part_start = outfile_tell(w->o);
     return e;
 }
@@ -290,10 +303,10 @@ enum st_err tw_end(struct tracewriter *w)
         w->max_part_bytes = w->part_bytes;
     w->splits_done += (int)(w->bounds.len / sizeof(uint64_t));
     dynbuf_reset(&w->bounds);
+    w->splittable = 0;
     if (e)
         return e;
-    if (w->fmt == TW_HTML && w->splittable) {
-        w->splittable = 0;
+    if (w->ftrace) {            /* the next part may continue this text */
         w->pending_close = 1;
         return ST_OK;
     }
@@ -311,6 +324,7 @@ enum st_err tw_commit(struct tracewriter *w)
         if (a)
             put(w, a->data, a->len);
     } else {
+        settle_close(w, 0);
         if (w->has_controller)
             puts_(w, ", \"controllerTraceDataKey\": \"systraceController\"");
         puts_(w, "}");

@@ -18,16 +18,21 @@
  * block as one JavaScript string and hangs on blocks over the browser's
  * string limit (2^29 - 24 characters), so once a block holds split bytes
  * of payload it is closed at the next line end and a new one opened:
- *   "# </SCRIPT>\n" OPEN_TAG replayed-header
- * Browsers end the element at `</SCRIPT>` (any case); Perfetto's importer
- * ends its ftrace section only on a line containing the lower-case
- * `</script>`, so for it the two lines are a comment and one unparsable
- * line, and it reads every block (docs/perfetto.md).  Each continuation
- * block starts with the part's own leading '#' lines (the ftrace header)
- * so the viewer's ftrace importer accepts it.  Consecutive ftrace parts
- * are joined the same way.  No split happens inside the header, so the
+ *   "# </SCRIPT>" OPEN_TAG replayed-header          (the tag on one line)
+ * Browsers end the element at `</SCRIPT>` (any case) and open the next;
+ * Perfetto's importer ends its ftrace section only on a line containing
+ * the lower-case `</script>` and skips lines starting with '#', so for it
+ * the boundary is one comment line and it reads every block, with no
+ * parse failure (docs/perfetto.md).  Each continuation block starts with
+ * the part's own leading '#' lines (the ftrace header) so the viewer's
+ * ftrace importer accepts it.  No split happens inside the header, so the
  * circular-buffer cut (tw_text_sink keep) only ever removes whole
  * boundaries; the writer keeps their offsets to count blocks correctly.
+ *
+ * Consecutive ftrace parts (atrace's text, then an app's method slices
+ * as atrace text) are joined the same way, whatever the split size, since
+ * Perfetto reads only the first ftrace section of a page; in JSON they
+ * become one systemTraceEvents string (a key may appear only once).
  *
  * A tee (tw_set_tee) sees every part's name and raw payload, before
  * escaping: the trace-event converter hangs there.

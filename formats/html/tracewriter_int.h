@@ -17,6 +17,7 @@ struct tracewriter {
     struct outfile *o;
     int parts, in_part, has_controller;
     uint64_t part_start;        /* output offset of the current payload */
+    int ftrace;                 /* the current part is ftrace text */
     uint64_t part_bytes, max_part_bytes;
     unsigned char carry[CARRY_MAX];    /* undecided bytes at a chunk end */
     size_t carrylen;
@@ -25,7 +26,7 @@ struct tracewriter {
     /* splitting of HTML ftrace parts */
     uint64_t split_at;          /* 0: never */
     int splittable;             /* the current part may be split */
-    int pending_close;          /* an ftrace part's close tag is due */
+    int pending_close;          /* an ftrace part's close is due */
     uint64_t block_bytes;       /* payload in the current block */
     int split_due;              /* split before the next payload byte */
     enum hdr_state hdr_state;

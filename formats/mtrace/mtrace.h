@@ -56,6 +56,7 @@ enum mtrace_warn {
     MTRACE_W_TRAILING = 1u << 4,    /* bytes after the streaming summary */
     MTRACE_W_MISMATCH = 1u << 5,    /* exits that did not match the stack */
     MTRACE_W_UNKNOWN = 1u << 6,     /* records of methods not in the table */
+    MTRACE_W_CLAMPED = 1u << 7,     /* atrace text: events before 0 put at 0 */
 };
 
 struct mtrace_info {
@@ -71,6 +72,7 @@ struct mtrace_info {
     uint64_t unrolls;       /* action 2 */
     uint64_t mismatches;    /* exits whose method was not on top */
     uint64_t open_at_end;   /* frames still open when the data ended */
+    uint64_t clamped;       /* atrace text: events placed at time 0 */
     uint32_t max_depth;
     int sampling;           /* heuristic: most records share timestamps */
     unsigned warnings;      /* enum mtrace_warn bits */
@@ -87,13 +89,15 @@ struct mtrace_slice {
     const char *cls, *name;     /* the method ("" when unknown) */
 };
 
-/* Options of the trace-event writer.  Zero-initialised = defaults. */
+/* Options of the timeline writers (trace-event JSON and atrace text).
+ * Zero-initialised = defaults. */
 struct mtrace_json_opts {
     int pid;                    /* 0: the key's pid=, else 1 */
     int64_t tid_base;           /* added to every thread id (own tracks) */
     int relative;               /* ts from 0 instead of header start */
     int64_t ts_shift_us;        /* added to every ts (clock alignment) */
-    const char *process_name;   /* NULL: "<vm> method trace" */
+    const char *process_name;   /* NULL: "<vm> method trace" (in a
+                                   PROCESS DUMP: blanks become '-') */
     const char *thread_suffix;  /* appended to thread names, e.g. " (methods)" */
     unsigned max_depth;         /* 0: all; else skip deeper frames */
     int no_args;                /* omit class/signature args (smaller) */
@@ -145,6 +149,19 @@ enum st_err mtrace_to_trace_events(const char *path,
                                    const struct mtrace_json_opts *opts,
                                    mtrace_write_fn write, void *ctx,
                                    char *err, size_t errlen);
+
+/* The same timeline as atrace text (tracing_mark_write B|pid|name and
+ * E|pid lines behind an ftrace header), which the classic viewer and
+ * Perfetto both read from an HTML page; names are made safe for the line
+ * format (docs/method-traces.md).  With part set, part(ctx, name) is
+ * called before each piece: "androidProcessDump" (a `ps` listing naming
+ * the process) and "systemTraceEvents" (the text); non-zero stops. */
+enum st_err mtrace_to_atrace_src(const struct mtrace_src *src,
+                                 const struct mtrace_json_opts *opts,
+                                 int (*part)(void *ctx, const char *name),
+                                 mtrace_write_fn write, void *ctx,
+                                 struct mtrace_info *info,
+                                 char *err, size_t errlen);
 
 /* One line per warning bit set in info ("partial record at offset 123
  * ignored"), for the caller to print; returns the number of lines. */

@@ -77,6 +77,9 @@ int mtrace_warnings(const struct mtrace_info *info,
     if (w & MTRACE_W_MISMATCH)
         EMIT("%llu exit(s) did not match the call stack",
              (unsigned long long)info->mismatches);
+    if (w & MTRACE_W_CLAMPED)
+        EMIT("%llu method event(s) before time 0 placed at 0",
+             (unsigned long long)info->clamped);
 #undef EMIT
     return count;
 }

@@ -8,7 +8,9 @@
  *   mtrace_run.c     reads a file or memory through the decoder
  *   mtrace_stack.c   per-thread call stacks, 32-bit time unwrapping
  *   mtrace_profile.c dmtracedump's accounting; mtrace_print.c prints it
- *   mtrace_graph.c   DOT call graph; mtrace_json.c trace-event JSON
+ *   mtrace_graph.c   DOT call graph
+ *   mtrace_tl.c      the timeline's two passes (mtrace_tl.h); its forms:
+ *                    mtrace_json.c trace-event JSON, mtrace_atext.c atrace text
  */
 #ifndef SYSTRACE_MTRACE_INT_H
 #define SYSTRACE_MTRACE_INT_H

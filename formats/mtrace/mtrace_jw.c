@@ -51,8 +51,7 @@ void mt_jw_i64(struct mt_jw *w, int64_t v)
     mt_jw_raw(w, tmp + i, sizeof(tmp) - i);
 }
 
-/* Length of the well-formed UTF-8 sequence at p (1-4), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
+size_t mt_utf8_len(const unsigned char *p, size_t n)
 {
     unsigned c = p[0];
     size_t len;
@@ -93,7 +92,7 @@ static int escape(const char *p, size_t n,
     while (i < n) {
         unsigned c = s[i];
         size_t l = c >= 0x20 && c != '"' && c != '\\' && c != '<'
-                   ? utf8_len(s + i, n - i) : 0;
+                   ? mt_utf8_len(s + i, n - i) : 0;
         if (l) {
             i += l;
             run += l;

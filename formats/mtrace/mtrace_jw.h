@@ -30,6 +30,9 @@ void mt_jw_i64(struct mt_jw *w, int64_t v);
 void mt_jw_str(struct mt_jw *w, const char *p, size_t n);
 void mt_jw_flush(struct mt_jw *w);
 
+/* Length of the well-formed UTF-8 sequence at p (1-4), or 0. */
+size_t mt_utf8_len(const unsigned char *p, size_t n);
+
 /* The same escaping into a dynbuf (for cached fragments). */
 enum st_err mt_json_escape(struct dynbuf *b, const char *p, size_t n);
 

@@ -130,12 +130,18 @@ int tev_parse_mark(const char *p, size_t n, struct tev_mark *m);
 int tev_arg_u64(const char *args, size_t n, const char *key, uint64_t *v);
 
 /* sched_switch args: `prev_comm=A prev_pid=1 ... ==> next_comm=B
- * next_pid=2 next_prio=120` (comms may hold spaces). */
+ * next_pid=2 next_prio=120` (comms may hold spaces; prev_comm is empty
+ * when the args do not start with it). */
 struct tev_switch {
-    const char *next_comm;
-    size_t next_comm_len;
+    const char *prev_comm, *next_comm;
+    size_t prev_comm_len, next_comm_len;
     uint32_t prev_pid, next_pid;
 };
 int tev_parse_switch(const char *args, size_t n, struct tev_switch *s);
+
+/* sched_wakeup / sched_waking args: `comm=A pid=1 prio=120 ...` (the
+ * comm may hold spaces: it runs to the last " pid="). */
+int tev_parse_wakeup(const char *args, size_t n, const char **comm, size_t *comm_len,
+                     uint32_t *pid);
 
 #endif

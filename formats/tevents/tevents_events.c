@@ -1,7 +1,9 @@
 /*
  * The events of the trace-event converter (tevents.h): atrace markers
  * (B/E -> X slices, C, S/F -> b/e, I), sched_switch CPU slices and the
- * cpu_frequency / cpu_idle counters, from tokenized lines.
+ * cpu_frequency / cpu_idle counters, from tokenized lines; and the thread
+ * names and processes that lines, sched_switch and sched_wakeup/waking
+ * give.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,11 +74,33 @@ static int64_t tgid_of(struct tev_thread *th, const struct tev_line *l, int64_t 
     return th->tgid >= 0 ? th->tgid : (int64_t)th->tid;
 }
 
-static void note_task(struct tevents *t, struct tev_thread *th, const struct tev_line *l)
+/* A name the trace gives thread tid (a task column, a comm= field): the
+ * latest one counts, as in Perfetto; "<...>" (unknown) never does. */
+static void name_thread(struct tevents *t, uint32_t tid, const char *p, size_t n)
 {
-    if (th->name || !l->task_len || (l->task_len == 5 && !memcmp(l->task, "<...>", 5)))
+    if (!tid || !n || (n == 5 && !memcmp(p, "<...>", 5)))
         return;
-    th->name = tev_strdup(t, l->task, l->task_len);
+    struct tev_thread *th = thread(t, tid);
+    if (!th || (th->name && strlen(th->name) == n && !memcmp(th->name, p, n)))
+        return;
+    char *name = tev_strdup(t, p, n);
+    if (!name)
+        return;
+    if (th->name) {
+        t->name_bytes -= strlen(th->name) + 1;
+        free(th->name);
+    }
+    th->name = name;
+}
+
+/* What every line says: the task's name and, with a TGID column, its
+ * process. */
+static void note_line(struct tevents *t, const struct tev_line *l)
+{
+    name_thread(t, l->tid, l->task, l->task_len);
+    struct tev_thread *th = l->tgid >= 0 && l->tid ? thread(t, l->tid) : NULL;
+    if (th)
+        th->tgid = l->tgid;
 }
 
 /* ---- atrace markers --------------------------------------------------- */
@@ -132,8 +156,9 @@ static enum st_err slice_end(struct tevents *t, struct tev_thread *th, uint64_t 
     return tev_emit(t);
 }
 
-/* Async: a fresh id per S, popped by the F with the same tgid, name
- * and cookie. */
+/* Async: a fresh id per S, ended by the F with the same tgid, name and
+ * cookie.  An S while one of its key is open replaces it, as both
+ * viewers' atrace importers do (the replaced one stays a lone b). */
 static enum st_err async_mark(struct tevents *t, struct tev_thread *th, int64_t pid,
                               const struct tev_mark *m, uint64_t ts)
 {
@@ -151,6 +176,8 @@ static enum st_err async_mark(struct tevents *t, struct tev_thread *th, int64_t 
             free(a);
             a = NULL;
         }
+        if (a)
+            a->n = 0;
         if (a && a->n == a->cap) {
             size_t cap = a->cap ? a->cap * 2 : 2;
             uint64_t *ids = realloc(a->ids, cap * sizeof(*ids));
@@ -198,7 +225,6 @@ static enum st_err marker(struct tevents *t, const struct tev_line *l, const cha
     struct tev_thread *th = thread(t, l->tid);
     if (!th)
         return t->err;
-    note_task(t, th, l);
     int64_t pid = tgid_of(th, l, m.tgid);
     switch (m.phase) {
     case 'B':
@@ -274,6 +300,8 @@ static enum st_err sched_switch(struct tevents *t, const struct tev_line *l)
         t->st.unparsed += !c ? 0 : 1;
         return ST_OK;
     }
+    name_thread(t, s.prev_pid, s.prev_comm, s.prev_comm_len);
+    name_thread(t, s.next_pid, s.next_comm, s.next_comm_len);
     enum st_err e = tev_cpu_close(t, l->cpu, l->ts_ns);
     if (e || !s.next_pid)
         return e;   /* the idle task gets no slice */
@@ -319,10 +347,21 @@ static int is_event(const struct tev_line *l, const char *name)
     return l->event_len == n && !memcmp(l->event, name, n);
 }
 
+/* sched_wakeup / sched_waking name the task woken. */
+static void wakeup(struct tevents *t, const struct tev_line *l)
+{
+    const char *comm;
+    size_t n;
+    uint32_t pid;
+    if (tev_parse_wakeup(l->args, l->args_len, &comm, &n, &pid))
+        name_thread(t, pid, comm, n);
+}
+
 enum st_err tev_ftrace_event(struct tevents *t, const struct tev_line *l)
 {
     if (l->ts_ns > t->last_ts)
         t->last_ts = l->ts_ns;
+    note_line(t, l);
     if (is_event(l, "tracing_mark_write") || is_event(l, "0"))
         return marker(t, l, l->args, l->args_len);
     if (is_event(l, "print")) {
@@ -338,6 +377,10 @@ enum st_err tev_ftrace_event(struct tevents *t, const struct tev_line *l)
     }
     if (is_event(l, "sched_switch"))
         return sched_switch(t, l);
+    if (is_event(l, "sched_wakeup") || is_event(l, "sched_waking")) {
+        wakeup(t, l);
+        return ST_OK;
+    }
     if (is_event(l, "cpu_frequency"))
         return cpu_counter(t, l, "frequency");
     if (is_event(l, "cpu_idle"))

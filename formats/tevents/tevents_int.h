@@ -32,6 +32,9 @@ enum st_err tmap_put(struct tev_map *m, const void *k, size_t kl, void *v);
 /* Remove a key; returns its value or NULL. */
 void *tmap_take(struct tev_map *m, const void *k, size_t kl);
 void tmap_each(const struct tev_map *m, void (*fn)(void *ctx, void *val), void *ctx);
+/* The same with each key (aligned for any key type). */
+void tmap_each_kv(const struct tev_map *m, void (*fn)(void *ctx, const void *key, void *val),
+                  void *ctx);
 /* Drop every key, freeing values with freeval (may be NULL). */
 void tmap_clear(struct tev_map *m, void (*freeval)(void *));
 void tmap_free(struct tev_map *m, void (*freeval)(void *));

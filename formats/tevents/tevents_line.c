@@ -1,6 +1,7 @@
 /*
  * Parsers of ftrace text for the trace-event converter (tevents.h): the
- * event line, atrace payloads, sched_switch and `key=N` args.  Pure,
+ * event line, atrace payloads, sched_switch, sched_wakeup/sched_waking and
+ * `key=N` args.  Pure,
  * bounded, each advancing an index within its length.
  *
  * The line grammar is Perfetto's systrace tokenizer (a partial match of
@@ -280,6 +281,15 @@ static size_t find_key(const char *a, size_t n, const char *key, size_t from)
     return n;
 }
 
+/* Offset of the last " key=" in args (not at 0); n if absent. */
+static size_t last_key(const char *a, size_t n, const char *key)
+{
+    size_t at = n;
+    for (size_t i = find_key(a, n, key, 1); i < n; i = find_key(a, n, key, i + 1))
+        at = i;
+    return at;
+}
+
 int tev_arg_u64(const char *args, size_t n, const char *key, uint64_t *v)
 {
     size_t i = find_key(args, n, key, 0);
@@ -305,15 +315,17 @@ int tev_parse_switch(const char *args, size_t n, struct tev_switch *s)
     if (!tev_arg_u64(args, left, "prev_pid", &v) || v > UINT32_MAX)
         return 0;
     s->prev_pid = (uint32_t)v;
+    size_t at = last_key(args, left, "prev_pid");
+    if (left >= 10 && !memcmp(args, "prev_comm=", 10) && at > 10) {
+        s->prev_comm = args + 10;
+        s->prev_comm_len = at - 1 - 10;
+    }
     const char *r = arrow + 5;
     size_t rn = n - left - 5;
     if (rn < 10 || memcmp(r, "next_comm=", 10))
         return 0;
     /* the comm runs to the last " next_pid=" */
-    size_t pid_at = rn;
-    for (size_t i = find_key(r, rn, "next_pid", 10); i < rn;
-         i = find_key(r, rn, "next_pid", i + 1))
-        pid_at = i;
+    size_t pid_at = last_key(r, rn, "next_pid");
     if (pid_at == rn || pid_at < 11)
         return 0;
     s->next_comm = r + 10;
@@ -322,5 +334,20 @@ int tev_parse_switch(const char *args, size_t n, struct tev_switch *s)
     if (!read_u64(r, rn, &i, UINT32_MAX, &v))
         return 0;
     s->next_pid = (uint32_t)v;
+    return 1;
+}
+
+int tev_parse_wakeup(const char *args, size_t n, const char **comm, size_t *comm_len,
+                     uint32_t *pid)
+{
+    size_t at = last_key(args, n, "pid");
+    uint64_t v;
+    size_t i = at + 4;
+    if (n < 5 || memcmp(args, "comm=", 5) || at == n || at < 6 ||
+        !read_u64(args, n, &i, UINT32_MAX, &v) || (i < n && args[i] != ' '))
+        return 0;
+    *comm = args + 5;
+    *comm_len = at - 1 - 5;
+    *pid = (uint32_t)v;
     return 1;
 }

@@ -108,6 +108,14 @@ void tmap_each(const struct tev_map *m, void (*fn)(void *ctx, void *val), void *
             fn(ctx, m->slots[i].val);
 }
 
+void tmap_each_kv(const struct tev_map *m, void (*fn)(void *ctx, const void *key, void *val),
+                  void *ctx)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].key && m->slots[i].key != tev_tomb)
+            fn(ctx, m->slots[i].key, m->slots[i].val);
+}
+
 void tmap_clear(struct tev_map *m, void (*freeval)(void *))
 {
     for (size_t i = 0; i < m->cap; i++) {

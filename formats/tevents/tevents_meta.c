@@ -81,13 +81,22 @@ static struct tev_pd *pd_get(struct tevents *t, int64_t id)
     return pd;
 }
 
+/* The latest dump's name counts (a process renamed between the dumps
+ * before and after tracing), as in Perfetto. */
 static void set_name(struct tevents *t, char **slot, const char *p, size_t n)
 {
     while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
         n--;
-    if (*slot || !n)
+    if (!n || (*slot && strlen(*slot) == n && !memcmp(*slot, p, n)))
         return;
-    *slot = tev_strdup(t, p, n);
+    char *name = tev_strdup(t, p, n);
+    if (!name)
+        return;
+    if (*slot) {
+        t->name_bytes -= strlen(*slot) + 1;
+        free(*slot);
+    }
+    *slot = name;
 }
 
 void tev_psdump_line(struct tevents *t, const char *p, size_t n)
@@ -126,12 +135,12 @@ static enum st_err meta(struct tevents *t, const char *what, int64_t pid, int64_
     return tev_emit(t);
 }
 
+/* Every thread a name is known for, with events or not: the trace's
+ * name (task column, sched events) first, then the process dump's. */
 static void thread_meta(void *ctx, void *v)
 {
     struct tevents *t = ctx;
     struct tev_thread *th = v;
-    if (!th->has_events)
-        return;
     struct tev_pd *pd = tmap_get(&t->pdump, &(int64_t){th->tid}, sizeof(int64_t));
     const char *name = th->name ? th->name : pd && pd->tname ? pd->tname
                                           : pd && pd->pname ? pd->pname : NULL;
@@ -154,6 +163,21 @@ static void process_meta(void *ctx, void *v)
         meta(t, "process_name", p->pid, p->pid, name);
 }
 
+/* What only the process dump names: its processes without events, and
+ * threads the trace never mentions. */
+static void dump_meta(void *ctx, const void *key, void *v)
+{
+    struct tevents *t = ctx;
+    const int64_t *id = key;
+    struct tev_pd *pd = v;
+    if (pd->pname && !tmap_get(&t->procs, id, sizeof(*id)))
+        meta(t, "process_name", *id, *id, pd->pname);
+    uint32_t tid = (uint32_t)*id;
+    if (pd->tname && *id > 0 && *id <= UINT32_MAX &&
+        !tmap_get(&t->threads, &tid, sizeof(tid)))
+        meta(t, "thread_name", pd->tgid >= 0 ? pd->tgid : *id, *id, pd->tname);
+}
+
 enum st_err tev_write_metadata(struct tevents *t)
 {
     if (t->cpu_used) {
@@ -173,5 +197,6 @@ enum st_err tev_write_metadata(struct tevents *t)
     }
     tmap_each(&t->procs, process_meta, t);
     tmap_each(&t->threads, thread_meta, t);
+    tmap_each_kv(&t->pdump, dump_meta, t);
     return t->err;
 }

@@ -92,6 +92,18 @@ function importEnded() {
 
 // Runs in the page: what the viewer made of the trace.
 function summarize(nameCap) {
+  // Does the trace name this thread?  ftrace writes "<...>" for a task
+  // whose name it did not know; the viewer renames a process's main
+  // thread "UI Thread" (moving its name to the process) or "UI thread"
+  // (when the process dump names the process).
+  const namedByTrace = (t) => {
+    let name = t.name;
+    if ((name === 'UI Thread' || name === 'UI thread') && t.parent &&
+        t.tid === t.parent.pid) {
+      name = t.parent.name;
+    }
+    return !!name && name !== '<...>';
+  };
   const out = {ok: false, error: null, title: document.title};
   let errorText = null;
   for (const o of Array.from(document.querySelectorAll('.overlay'))) {
@@ -123,9 +135,21 @@ function summarize(nameCap) {
   const cpus = Object.values(model.kernel.cpus);
   out.cpus = cpus.filter((c) => c.slices.length > 0).length;
   out.cpuSlices = cpus.reduce((n, c) => n + c.slices.length, 0);
-  out.counters = model.getAllCounters().length;
+  const counters = model.getAllCounters();
+  out.counters = counters.length;
+  out.counterSamples = counters.reduce(
+      (n, c) => n + c.series.reduce((m, s) => m + s.samples.length, 0), 0);
+  out.cpuCounters = cpus.reduce((n, c) => n + Object.keys(c.counters).length, 0);
+  const sliced = threads.filter((t) => t.sliceGroup.slices.length > 0);
+  out.sliceThreads = sliced.length;
+  out.namedSliceThreads = sliced.filter(namedByTrace).length;
   out.asyncSlices = threads.reduce(
       (n, t) => n + countAsync(t.asyncSliceGroup.slices), 0);
+  const unfinished = (s) => s.didNotFinish || /no matching END/.test(s.error || '');
+  const countUnfinished = (slices) => slices.reduce(
+      (n, s) => n + (unfinished(s) ? 1 : 0) + countUnfinished(s.subSlices || []), 0);
+  out.unfinishedAsyncSlices = threads.reduce(
+      (n, t) => n + countUnfinished(t.asyncSliceGroup.slices), 0);
   const names = (list) => [...new Set(list.filter((n) => n))].sort();
   out.processNames = names(processes.map((p) => p.name));
   const threadNames = names(threads.map((t) => t.name));

@@ -1,6 +1,7 @@
 # --app-profile during a live capture: am profile start/stop on the
 # simulated device, the method trace pulled and removed, its slices in
-# the HTML on "(methods)" tracks of the app, and aligned with atrace: the
+# the HTML (as atrace B/E text joined to atrace's block) on "(methods)"
+# tracks of the app, and aligned with atrace: the
 # simulated app's clock is 1500 us off the one atrace's clock-sync marker
 # describes (a ms-level error, like parent_ts's float rounding), and each
 # Trace.beginSection call must land on its B|pid|SimSection#k line (the
@@ -18,8 +19,8 @@ grep -a "am profile stop com.android.launcher3" "$SIM_LOG" >/dev/null || fail "n
 ls "$SIM_DIR/fs/data/local/tmp/" | grep -q '^systrace-.*\.trace$' && fail "device file left"
 ls "${TMPDIR:-/tmp}" | grep -q "^systrace-app-" && fail "host temp file left"
 trace_block app.html 2 >ftrace.txt
-trace_block app.html 3 >methods.json
-python3 - out.txt ftrace.txt methods.json <<'PY' || fail "alignment"
+trace_block app.html 3 >methods.txt
+python3 - out.txt ftrace.txt methods.txt <<'PY' || fail "alignment"
 import json, re, sys
 note = [l for l in open(sys.argv[1]) if 'app profile aligned' in l][0]
 m = re.search(r'offset (-?\d+) us, residual (\d+) us from (\d+) matched', note)
@@ -32,11 +33,20 @@ for line in open(sys.argv[2]):
     m = re.search(r'-(\d+) +(?:\([^)]*\) +)?\[\d+\] \S+ +(\d+)\.(\d+): tracing_mark_write: B\|2000\|SimSection#(\d+)$', line.rstrip())
     if m:
         b[int(m[4])] = (int(m[1]), int(m[2]) * 1000000 + int(m[3]))
-d = json.load(open(sys.argv[3]))
-ev = d['traceEvents']
-names = {e['tid']: e['args']['name'] for e in ev if e['ph'] == 'M' and e['name'] == 'thread_name'}
+line = re.compile(r'^(.+)-(\d+) \((\d+)\) \[000\] \.\.\.1 (\d+)\.(\d{6}): '
+                  r'tracing_mark_write: (?:B\|2000\|(.*)|E\|2000)$')
+names, calls = {}, []
+for l in open(sys.argv[3]):
+    if l.startswith('#'):
+        continue
+    m = line.match(l.rstrip('\n'))
+    assert m, l
+    tid = int(m[2])
+    names[tid] = m[1]
+    if m[6] == 'Trace.beginSection':
+        calls.append((int(m[4]) * 1000000 + int(m[5]), tid))
+calls.sort()
 assert 'main (methods)' in names.values() and 'RenderThread (methods)' in names.values(), names
-calls = sorted((e['ts'], e['tid']) for e in ev if e['ph'] == 'B' and e['name'] == 'Trace.beginSection')
 assert len(calls) >= 100 and len(b) >= 100, (len(calls), len(b))
 worst = 0
 for k, (tid, ts) in b.items():

@@ -57,7 +57,7 @@ run_st 0 -o prof.html -t 1 --app-profile com.android.launcher3 -e "$SIM_SERIAL" 
 assert_contains err.txt "waiting up to 30 s for it to come back, to pull the method trace again"
 grep -q "^link down after 3000 bytes, back in 300 ms$" "$SIM_LOG" || fail "no drop in the pull"
 [ "$(grep -c '^sync RECV /data/local/tmp/systrace-' "$SIM_LOG")" = 2 ] || fail "not pulled twice"
-trace_block prof.html 3 | grep -q '"Trace.beginSection"' || fail "no method slices"
+trace_block prof.html 3 | grep -q ' (methods)-[0-9]* (2000) .*: tracing_mark_write: B|2000|' || fail "no method slices"
 state_is_clean "pull drop"
 
 # -- the device never comes back: bounded wait, kept bytes, the stop command

@@ -35,7 +35,7 @@ for i in range(6000):
 PY
 run_st 0 --from-file big.txt -o whole.html -q
 SYSTRACE_SPLIT_BYTES=40000 run_st 0 --from-file big.txt -o split.html -q
-[ "$(grep -c '^# </SCRIPT>$' split.html)" -ge 8 ] || fail "split.html has too few blocks"
+[ "$(grep -c '^# </SCRIPT>  <script class="trace-data"' split.html)" -ge 8 ] || fail "split.html has too few blocks"
 
 start_adb_server
 start_sim

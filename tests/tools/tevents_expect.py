@@ -7,7 +7,8 @@ produce, parses JSON with Python's json module, and compares:
   X cat atrace   matched tracing_mark_write B/E pairs (per thread stack)
   B              B left open at the end
   C (not CPU)    C|tgid|name|integer markers
-  b / e          S markers / F markers closing an open S (tgid,name,cookie)
+  b / e          S markers / F markers closing an open S (tgid,name,cookie;
+                 a second S of the same key replaces the open one)
   i              I markers
   X cat sched    sched_switch slices of non-idle tasks (closed by the next
                  switch on that CPU, or by the end of the trace)
@@ -65,8 +66,8 @@ def expected(text, do_cut):
                 n['C'] += 1
             elif ph in 'SF' and len(f) >= 4 and f[1].isdigit():
                 key = (f[1], '|'.join(f[2:-1]), f[-1])
-                if ph == 'S':
-                    opens[key] += 1
+                if ph == 'S':       # replaces an open S of its key (both viewers)
+                    opens[key] = 1
                     n['b'] += 1
                 elif opens[key]:
                     opens[key] -= 1

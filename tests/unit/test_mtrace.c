@@ -1,7 +1,8 @@
 /*
  * Unit tests of the method-trace engine (agents/mtrace*): key-line
  * parsers, content sniffing, the decoder fed in pieces of every size,
- * time unwrapping, JSON escaping, limits and error offsets.
+ * time unwrapping, JSON escaping, the atrace text form, limits and error
+ * offsets.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -304,6 +305,89 @@ static void test_json_events(void **state)
     dynbuf_free(&t);
 }
 
+struct part_log {
+    struct sink_buf *s;
+    char names[64];
+};
+
+static int part_sink(void *ctx, const char *name)
+{
+    struct part_log *l = ctx;
+    size_t n = strlen(l->names);
+    snprintf(l->names + n, sizeof(l->names) - n, "%s;", name);
+    return dynbuf_addstr(&l->s->b, "|PART|") != ST_OK;
+}
+
+static int part_write(void *ctx, const void *p, size_t n)
+{
+    struct part_log *l = ctx;
+    return sink_write(l->s, p, n);
+}
+
+/* The atrace text form: a process dump, the ftrace header, B/E lines on
+ * each thread's track; names that would break a line are made safe; a
+ * shift before 0 is clamped and counted. */
+static void test_atrace_text(void **state)
+{
+    (void)state;
+    struct dynbuf t;
+    struct sink_buf s = { .fail_after = -1 };
+    struct part_log l = { .s = &s };
+    struct mtrace_info info;
+    char err[200];
+    key(&t, "0x100\tcom/a/A\tf|o\\n\t()V\tA.java\t10\n"
+            "0x104\tcom/a/A\tb\xe2\x80\xa8r\x01\xff\t(I)I\tA.java\t20\n"
+            "0x108\tcom.a.B\tbaz\t()V\t\n");
+    header(&t, 3, 14);
+    rec(&t, 1, 0x100, 0, 0);
+    rec(&t, 1, 0x104, 2, 3);
+    rec(&t, 2, 0x108, 1, 4);
+    rec(&t, 1, 0x105, 5, 9);
+    rec(&t, 2, 0x109, 2, 10);
+    rec(&t, 1, 0x101, 9, 2000012);
+    dynbuf_init(&s.b, 1u << 20);
+    struct mtrace_src src = { .data = t.data, .len = t.len, .chunk = 7 };
+    struct mtrace_json_opts o = { .pid = 77, .tid_base = 1000,
+                                  .process_name = "com.x app",
+                                  .thread_suffix = " (methods)" };
+    assert_int_equal(mtrace_to_atrace_src(&src, &o, part_sink, part_write, &l,
+                                          &info, err, sizeof(err)), ST_OK);
+    assert_string_equal(l.names, "androidProcessDump;systemTraceEvents;");
+    const char *x = dynbuf_str(&s.b);
+    assert_true(!strncmp(x, "|PART|PROCESS DUMP\nUSER ", 24));
+    assert_non_null(strstr(x, "\napp       77     0       0      0 0                 0 S "
+                              "com.x-app com.x-app\n|PART|# tracer: nop\n"));
+    assert_non_null(strstr(x, "\nmain (methods)-1001 (77) [000] ...1 0.001000: "
+                              "tracing_mark_write: B|77|A.f\xc2\xa6o\\n\n"));
+    assert_non_null(strstr(x, "\nmain (methods)-1001 (77) [000] ...1 0.001003: "
+                              "tracing_mark_write: B|77|A.b\xef\xbf\xbdr"
+                              "\xef\xbf\xbd\xef\xbf\xbd\n"));
+    assert_non_null(strstr(x, "\nwork er (methods)-1002 (77) [000] ...1 0.001004: "
+                              "tracing_mark_write: B|77|B.baz\n"));
+    assert_non_null(strstr(x, "\nwork er (methods)-1002 (77) [000] ...1 0.001010: "
+                              "tracing_mark_write: E|77\n"));
+    assert_non_null(strstr(x, "\nmain (methods)-1001 (77) [000] ...1 2.001012: "
+                              "tracing_mark_write: E|77\n"));
+    assert_int_equal(info.clamped, 0);
+    /* no part callback: the text alone; times before 0 become 0 */
+    dynbuf_reset(&s.b);
+    struct mtrace_json_opts o2 = { .ts_shift_us = -1005 };
+    assert_int_equal(mtrace_to_atrace_src(&src, &o2, NULL, sink_write, &s,
+                                          &info, err, sizeof(err)), ST_OK);
+    x = dynbuf_str(&s.b);
+    assert_true(!strncmp(x, "# tracer: nop\n#\n", 16));
+    assert_non_null(strstr(x, "\nmain-1 (1) [000] ...1 0.000000: "
+                              "tracing_mark_write: B|1|A.f\xc2\xa6o\\n\n"));
+    assert_non_null(strstr(x, "\nwork er-2 (1) [000] ...1 0.000000: "
+                              "tracing_mark_write: B|1|B.baz\n"));
+    assert_non_null(strstr(x, "\nwork er-2 (1) [000] ...1 0.000005: "
+                              "tracing_mark_write: E|1\n"));
+    assert_int_equal(info.clamped, 3);
+    assert_true(info.warnings & MTRACE_W_CLAMPED);
+    dynbuf_free(&s.b);
+    dynbuf_free(&t);
+}
+
 static void expect_error(struct dynbuf *b, enum st_err want, const char *msg)
 {
     char err[200];
@@ -408,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_unwrap),
         cmocka_unit_test(test_json_escape),
         cmocka_unit_test(test_json_events),
+        cmocka_unit_test(test_atrace_text),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_unknown_and_fill),

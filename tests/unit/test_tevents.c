@@ -2,7 +2,8 @@
  * tokenizer against Perfetto's grammar (a table of accepted and refused
  * lines), atrace payloads, sched_switch args, JSON escaping, and whole
  * conversions (slices, counters, async pairs, CPU slices, names from the
- * process dump, circular-buffer rewinds) fed in several chunk sizes. */
+ * trace and the process dump, circular-buffer rewinds) fed in several
+ * chunk sizes. */
 #include "testutil.h"
 
 #include "formats/tevents/tevents.h"
@@ -98,7 +99,24 @@ static void mark_table(void **st)
     assert_int_equal(s.prev_pid, 12);
     assert_int_equal(s.next_pid, 34);
     assert_int_equal(s.next_comm_len, strlen("my next_pid=99 task"));
+    assert_int_equal(s.prev_comm_len, strlen("Binder 1"));
+    assert_memory_equal(s.prev_comm, "Binder 1", s.prev_comm_len);
     assert_false(tev_parse_switch("prev_pid=1", 10, &s));
+    const char *sw2 = "prev_pid=12 prev_prio=120 ==> next_comm=b next_pid=3 next_prio=1";
+    assert_true(tev_parse_switch(sw2, strlen(sw2), &s));
+    assert_int_equal(s.prev_comm_len, 0);
+    const char *wk = "comm=usb ffs open pid=2501 prio=120 target_cpu=001", *comm;
+    size_t cl;
+    uint32_t pid;
+    assert_true(tev_parse_wakeup(wk, strlen(wk), &comm, &cl, &pid));
+    assert_int_equal(pid, 2501);
+    assert_int_equal(cl, strlen("usb ffs open"));
+    assert_memory_equal(comm, "usb ffs open", cl);
+    assert_true(tev_parse_wakeup("comm= pid=7", 11, &comm, &cl, &pid));
+    assert_int_equal(cl, 0);
+    assert_int_equal(pid, 7);
+    assert_false(tev_parse_wakeup("comm=a pid=x", 12, &comm, &cl, &pid));
+    assert_false(tev_parse_wakeup("pid=7 comm=a", 12, &comm, &cl, &pid));
     uint64_t v;
     assert_true(tev_arg_u64("state=4294967295 cpu_id=2", 25, "cpu_id", &v));
     assert_int_equal(v, 2);
@@ -143,6 +161,14 @@ static char *convert(const char *const *parts, size_t chunk, struct tevents_stat
 }
 
 static const size_t chunks[] = {1, 2, 7, 100, 1 << 20};
+
+static size_t count_of(const char *s, const char *pat)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, pat)); p += strlen(pat))
+        n++;
+    return n;
+}
 
 static void expect_lines(const char *const *parts, const char *const *want)
 {
@@ -205,6 +231,70 @@ static void slices_and_names(void **st)
     assert_int_equal(s.counters, 1);
     assert_int_equal(s.instants, 1);
     assert_int_equal(s.lines, 8);
+}
+
+/* Every thread and process the trace or the process dump names gets its
+ * M record, with events or not: task columns (not "<...>"), sched_switch
+ * and sched_wakeup/waking comms (the latest name counts), the dump's
+ * thread and process forms (the latest dump counts). */
+static void names_from_everywhere(void **st)
+{
+    (void)st;
+    const char *parts[] = {
+        "androidProcessDump",
+        "PROCESS DUMP\nUSER PID PPID VSZ RSS WCHAN PC S NAME COMM\n"
+        "u0_a1 100 1 0 0 0 0 S com.example.app app\n"
+        "root 300 1 0 0 0 0 S idle.daemon d\n"
+        "USER PID TID CMD\nu0_a1 100 101 RenderThread\nu0_a1 100 102 Binder:100_1\n"
+        "root 300 301 worker pool\n",
+        "systemTraceEvents",
+        HDR
+        "   <...>-101   (-----) [001] ...1 1.000030: tracing_mark_write: B|100|draw\n"
+        "   <...>-103   (  100) [001] ...1 1.000031: tracing_mark_write: B|100|x\n"
+        "   <idle>-0    (-----) [000] d..3 1.000040: sched_waking: comm=Thread 5 pid=103 "
+        "prio=120 target_cpu=000\n"
+        "   <idle>-0    (-----) [000] d..2 1.000041: sched_switch: prev_comm=swapper/0 "
+        "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/0:1 next_pid=40 "
+        "next_prio=120\n"
+        "   kworker/0:1-40 (-----) [000] d..2 1.000050: sched_switch: prev_comm=kworker/0:1 "
+        "prev_pid=40 prev_prio=120 prev_state=S ==> next_comm=Decoder next_pid=103 "
+        "next_prio=120\n",
+        /* the dump after tracing: a process renamed meanwhile */
+        "androidProcessDump",
+        "PROCESS DUMP\nUSER PID PPID VSZ RSS WCHAN PC S NAME COMM\n"
+        "root 300 1 0 0 0 0 S idle.daemon2 d\n",
+        NULL,
+    };
+    const char *want[] = {
+        /* the dump's name: the task column said "<...>" */
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":101,"
+        "\"args\":{\"name\":\"RenderThread\"}}",
+        /* renamed: the latest sched name */
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":103,"
+        "\"args\":{\"name\":\"Decoder\"}}",
+        /* only in sched events, process unknown */
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":40,\"tid\":40,"
+        "\"args\":{\"name\":\"kworker/0:1\"}}",
+        /* only in the dump */
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":102,"
+        "\"args\":{\"name\":\"Binder:100_1\"}}",
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":300,\"tid\":301,"
+        "\"args\":{\"name\":\"worker pool\"}}",
+        "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":300,\"tid\":300,"
+        "\"args\":{\"name\":\"idle.daemon2\"}}",
+        "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,"
+        "\"args\":{\"name\":\"com.example.app\"}}",
+        NULL,
+    };
+    expect_lines(parts, want);
+    char *got = convert(parts, 5, NULL);
+    assert_null(strstr(got, "\"tid\":0,"));          /* the idle task is no thread */
+    assert_null(strstr(got, "<...>"));
+    assert_null(strstr(got, "Thread 5"));
+    /* and the CPU pseudo process with its "CPU 0" */
+    assert_int_equal(count_of(got, "\"process_name\""), 3);
+    assert_int_equal(count_of(got, "\"thread_name\""), 6);
+    free(got);
 }
 
 static void async_and_cpu(void **st)
@@ -343,6 +433,7 @@ int main(void)
         cmocka_unit_test(mark_table),
         cmocka_unit_test(json_text),
         cmocka_unit_test(slices_and_names),
+        cmocka_unit_test(names_from_everywhere),
         cmocka_unit_test(async_and_cpu),
         cmocka_unit_test(circular_rewind),
         cmocka_unit_test(restart_part),

@@ -15,7 +15,7 @@
 #include "formats/html/tracewriter.h"
 
 #define OPEN "  <script class=\"trace-data\" type=\"application/text\">\n"
-#define SPLIT "# </SCRIPT>\n" OPEN
+#define SPLIT "# </SCRIPT>" OPEN
 #define CLOSE "  </script>\n"
 
 static char tmpdir[64];
@@ -306,7 +306,8 @@ static void split_layout(void **st)
 }
 
 /* Process dump, two ftrace parts, controller: the ftrace parts are
- * joined by a split tag, the others closed as usual. */
+ * joined by a split tag (HTML) or into one string (JSON), the others
+ * closed as usual. */
 static void join_parts(void **st)
 {
     (void)st;
@@ -324,10 +325,25 @@ static void join_parts(void **st)
     if (strcmp(got, want))
         fail_msg("got:\n%s\nwant:\n%s", got, want);
     free(got);
-    /* splitting off: separate blocks, as before */
+    /* splitting off: the ftrace parts are still joined (Perfetto reads
+     * only the first ftrace section) */
     got = write_parts(p, 4, TW_HTML, 0, 64, NULL, NULL);
-    assert_int_equal(count(got, "</SCRIPT>"), 0);
-    assert_int_equal(count(got, CLOSE), 4);
+    if (strcmp(got, want))
+        fail_msg("split off, got:\n%s\nwant:\n%s", got, want);
+    free(got);
+    /* JSON: one systemTraceEvents string (keys must be unique) */
+    got = write_parts(p, 4, TW_JSON, 1u << 20, 64, NULL, NULL);
+    want = "{\"androidProcessDump\": \"PROCESS DUMP\\nUSER PID\\n\", "
+           "\"systemTraceEvents\": \"# tracer: nop\\na-1 [000] 1.0: x: 1\\n"
+           "# tracer: nop\\nb-2 [000] 2.0: x: 2\", \"systraceController\": \"{}\", "
+           "\"controllerTraceDataKey\": \"systraceController\"}";
+    if (strcmp(got, want))
+        fail_msg("JSON, got:\n%s\nwant:\n%s", got, want);
+    free(got);
+    /* an ftrace part without a final newline gains one before the next */
+    p[1].text = "# tracer: nop\na-1 [000] 1.0: x: 1";
+    got = write_parts(p, 4, TW_JSON, 1u << 20, 64, NULL, NULL);
+    assert_non_null(strstr(got, "x: 1\\n# tracer: nop\\nb-2"));
     free(got);
 }
 

@@ -156,8 +156,7 @@ enum st_err ff_chain_finish(struct ff *f)
     return e;
 }
 
-/* Data for the chain; an error on its thread may come back here. */
-static enum st_err chain_feed(struct ff *f, const void *p, size_t n)
+enum st_err ff_chain_feed(struct ff *f, const void *p, size_t n)
 {
     return chain_error(f, decoder_feed(f->dec, p, n));
 }
@@ -252,7 +251,7 @@ static enum st_err block_decide(struct ff *f)
     enum st_err e = tw_begin(f->w, name);
     if (!e)
         e = ff_chain_new(f, 1);
-    return e ? e : chain_feed(f, f->bhead.data, f->bhead.len);
+    return e ? e : ff_chain_feed(f, f->bhead.data, f->bhead.len);
 }
 
 static enum st_err block_data(void *ctx, const void *p, size_t n)
@@ -272,7 +271,7 @@ static enum st_err block_data(void *ctx, const void *p, size_t n)
     }
     if (f->bverbatim)
         return ff_verbatim_write(f, p, n);
-    return chain_feed(f, p, n);
+    return ff_chain_feed(f, p, n);
 }
 
 static enum st_err block_end(void *ctx)
@@ -360,7 +359,7 @@ static enum st_err route(struct ff *f, const void *p, size_t n)
         return htmlx_feed(f->hx, p, n);
     if (f->js)
         return ff_json_feed(f, p, n);
-    return chain_feed(f, p, n);
+    return ff_chain_feed(f, p, n);
 }
 
 static enum st_err data_in(void *ctx, const void *p, size_t n)

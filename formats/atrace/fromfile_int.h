@@ -62,6 +62,8 @@ struct ff {
 
 /* The ftrace chain: decoder -> thread -> flags -> repair -> guard -> part. */
 enum st_err ff_chain_new(struct ff *f, int text);
+/* Data for the chain; an error on its thread may come back here. */
+enum st_err ff_chain_feed(struct ff *f, const void *p, size_t n);
 /* Finish and free the chain, end the part (a truncated input too). */
 enum st_err ff_chain_finish(struct ff *f);
 void ff_chain_free(struct ff *f);

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode.h"
 #include "fromfile_int.h"
 
 static enum st_err put(struct ff *f, const void *p, size_t n)
@@ -97,7 +96,7 @@ static enum st_err member_data(void *ctx, const void *p, size_t n)
     struct ff *f = ctx;
     switch (f->mkind) {
     case M_TEXT:
-        return decoder_feed(f->dec, p, n);
+        return ff_chain_feed(f, p, n);
     case M_VERBATIM:
         return ff_verbatim_write(f, p, n);
     case M_RAW:

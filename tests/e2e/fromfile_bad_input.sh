@@ -68,6 +68,8 @@ z = b''.join(c.compress(b'a' * (1 << 20)) for _ in range(2048)) + c.flush()
 open('onebyte.z', 'wb').write(z)
 open('onebyte.atrace', 'wb').write(b'TRACE:\n' + z)
 open('onebyte.gz', 'wb').write(__import__('gzip').compress(b'# tracer: nop\n' + b'x' * (70 << 20)))
+open('line.json', 'wb').write(__import__('gzip').compress(
+    b'{"systemTraceEvents": "# tracer: nop\\n' + b'x' * (70 << 20) + b'"}'))
 open('blanks.json', 'wb').write(__import__('gzip').compress(b'[' + b' ' * (70 << 20) + b']'))
 open('string.json', 'wb').write(__import__('gzip').compress(
     b'{"traceEvents":[{"name":"' + b'n' * (70 << 20) + b'"}]}'))
@@ -76,6 +78,7 @@ PY
 bad onebyte.z "a line of more than 64 MB in the trace text (from byte 141 of it): no trace has one"
 bad onebyte.atrace "a line of more than 64 MB"
 bad onebyte.gz "a line of more than 64 MB in the trace text (from byte 14 of it)"
+bad line.json "a line of more than 64 MB in the trace text (from byte 14 of it)"
 bad blanks.json "more than 64 MB of blanks at byte 1:"
 bad string.json "a JSON string longer than 64 MB at byte 24"
 touch unreadable; chmod 000 unreadable

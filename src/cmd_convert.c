@@ -1,8 +1,10 @@
 /*
- * `systrace --from-file F`: opens the viewer and the output, runs the
- * conversion (formats/atrace/fromfile.c) and reports.  No output file appears
- * unless the conversion finished; a truncated input keeps what decoded,
- * says so, and exits with EXIT_PARTIAL.
+ * `systrace --from-file F` (F may be "-", standard input): picks the output
+ * name (outname.h: an existing default-named file is kept and a free name
+ * used instead), opens the viewer and the output, runs the conversion
+ * (formats/atrace/fromfile.c) and reports.  No output file appears unless
+ * the conversion finished; a truncated input keeps what decoded, says so,
+ * and exits with EXIT_PARTIAL.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "lib/signals.h"
 #include "formats/html/tracewriter.h"
 #include "formats/html/viewer.h"
+#include "outname.h"
 
 void report_written(const struct st_options *o, const char *path)
 {
@@ -113,22 +116,63 @@ void report_splits(const struct st_options *o, const struct tracewriter *w)
                     "them\n", (double)tw_max_part_bytes(w) / 1e6, tw_splits(w) + 1);
 }
 
+/* Messages name the input; standard input has no name of its own. */
+static const char *input_name(const struct st_options *o)
+{
+    return outname_is_stdin(o->from_file) ? "stdin" : o->from_file;
+}
+
+static void report_renamed(const struct st_options *o, const struct outname *n)
+{
+    if (n->taken && !o->quiet)
+        fprintf(stderr, "systrace: note: %s already exists and was left alone; the result "
+                        "went to %s (-o names the output)\n", n->taken, n->path);
+}
+
+/* The conversion into the open writer; an exit code. */
+static int convert(const struct st_options *o, struct tracewriter *w, const char *out,
+                   int *partial)
+{
+    struct ff_result res;
+    enum st_err e = fromfile_convert(o->from_file, w, &res);
+    if (e && e != ST_ETRUNCATED && tw_error(w)) {
+        /* the output failed (a full disk), not the input */
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
+        return EXIT_ERROR;
+    }
+    if (e && e != ST_ETRUNCATED) {
+        fprintf(stderr, "systrace: %s: %s\n", input_name(o),
+                res.detail[0] ? res.detail : st_strerror(e));
+        return EXIT_ERROR;
+    }
+    if (tw_commit(w)) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
+        return EXIT_ERROR;
+    }
+    if (e == ST_ETRUNCATED)
+        fprintf(stderr, "systrace: %s: %s\n", input_name(o), res.detail);
+    *partial = e == ST_ETRUNCATED;
+    return EXIT_OK;
+}
+
 int cmd_from_file(const struct st_options *o)
 {
     struct viewer v = {0};
-    char *out = options_output_path(o);
-    if (!out) {
-        fprintf(stderr, "systrace: out of memory\n");
+    struct outname name;
+    char err[512];
+    if (outname_pick(o, &name, err, sizeof(err))) {
+        fprintf(stderr, "systrace: %s\n", err);
         return EXIT_ERROR;
     }
+    const char *out = name.path;
     if (!o->json && open_viewer(o, &v)) {
-        free(out);
+        outname_free(&name);
         return EXIT_ERROR;
     }
     struct tracewriter *w = NULL;
     struct tevents *te = NULL;
     enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &v, &w);
-    int rc = EXIT_OK;
+    int rc = EXIT_OK, partial = 0;
     if (e) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", out,
                 w ? tw_errtext(w) : st_strerror(e));
@@ -143,28 +187,11 @@ int cmd_from_file(const struct st_options *o)
      * removing the unfinished output */
     sig_install();
     sig_exit_first();
-    struct ff_result res;
-    e = fromfile_convert(o->from_file, w, &res);
-    if (e && e != ST_ETRUNCATED && tw_error(w)) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
-        rc = EXIT_ERROR;
+    if ((rc = convert(o, w, out, &partial)))
         goto done;
-    }
-    if (e && e != ST_ETRUNCATED) {
-        fprintf(stderr, "systrace: %s: %s\n", o->from_file,
-                res.detail[0] ? res.detail : st_strerror(e));
-        rc = EXIT_ERROR;
-        goto done;
-    }
-    if (tw_commit(w)) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
-        rc = EXIT_ERROR;
-        goto done;
-    }
-    if (e == ST_ETRUNCATED) {
-        fprintf(stderr, "systrace: %s: %s\n", o->from_file, res.detail);
+    if (partial)
         rc = EXIT_PARTIAL;
-    }
+    report_renamed(o, &name);
     report_splits(o, w);
     report_written(o, out);
     open_result(o, out);
@@ -175,6 +202,6 @@ done:
     tw_free(w);
     tevents_free(te);
     viewer_free(&v);
-    free(out);
+    outname_free(&name);
     return rc;
 }

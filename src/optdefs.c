@@ -14,8 +14,10 @@ const char *const opt_section_titles[SEC_COUNT] = {
 
 const struct optdef st_optdefs[] = {
     {"output", 'o', "FILE", 'o', SEC_GENERAL, 0,
-     "write the result to FILE (default trace.html, or the --from-file name with .html)",
-     "A symlink is followed and its target replaced; /dev/null, a FIFO or - (stdout) are "
+     "write the result to FILE (default trace.html, or the --from-file name with .html; "
+     "there, if that file exists it is kept and NAME-1.html, NAME-2.html, ... is used)",
+     "For standard input (--from-file -) the default is trace.html. A FILE given with -o is "
+     "written as asked. A symlink is followed and its target replaced; /dev/null, a FIFO or - (stdout) are "
      "written in place, never replaced. A page being replaced keeps its mode. A directory, "
      "or a directory that does not exist, is refused before tracing starts."},
     {"time", 't', "N", 't', SEC_GENERAL, 0,
@@ -72,8 +74,14 @@ const struct optdef st_optdefs[] = {
      "microseconds. Works for live captures and --from-file."},
     {"from-file", 0, "FILE", OPT_FROM_FILE, SEC_GENERAL, 0,
      "convert a saved trace instead of tracing: atrace output (raw or -z), ftrace text, a "
-     "systrace HTML page, JSON, a method trace, any of them gzipped; detected by content",
-     "Also any line endings and a bare zlib stream."},
+     "systrace HTML page, JSON (systrace's own -j and --trace-events too), a method trace, "
+     "any of them but the last gzipped; detected by content; - reads standard input",
+     "Also any line endings and a bare zlib stream. Catapult's -j form is unpacked into its "
+     "parts; trace-event JSON is kept as one part. Every output of systrace converts back "
+     "to the same trace. Refused (exit 1, no output): input without a single trace event, "
+     "which would be a blank page; a text line, JSON string or run of blanks longer than "
+     "64 MB; invalid JSON (the message names the byte, counted from 0). JSON cut short is "
+     "closed after its last complete event (exit 3)."},
     {"open", 0, NULL, OPT_OPEN, SEC_GENERAL, 0,
      "open the written page in a browser ($BROWSER, xdg-open or sensible-browser); also "
      "SYSTRACE_OPEN=1",

@@ -1,24 +1,27 @@
 /*
- * `--from-file` conversion; see fromfile.h.  One read loop feeds a chain
- * chosen after sniffing the first SNIFF_MAX bytes:
+ * `--from-file` conversion; see fromfile.h.  One read loop (fromfile_read.c)
+ * feeds a chain chosen after sniffing the first SNIFF_MAX bytes:
  *
- *   file -> [gunzip] -> sniff -> decoder -> repair -> tracewriter part
- *                             -> htmlx -> per block: [decoder -> repair] -> part
- *                             -> part (JSON, verbatim)
+ *   input -> [gunzip] -> sniff -> decoder -> repair -> guard -> tracewriter part
+ *                              -> htmlx -> per block: [decoder -> repair] -> guard
+ *                                          -> part, or the block as it is
+ *                              -> JSON scanner (fromfile_json.c) -> part(s)
+ *
+ * At the end, a result without one trace event (an ftrace event line, a
+ * trace-event JSON element, a method call) is refused: it would open as a
+ * blank page.
  */
 #include "fromfile.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "lib/astage.h"
 #include "decode.h"
 #include "lib/dynbuf.h"
+#include "fromfile_int.h"
 #include "ftrace_norm.h"
 #include "htmlextract.h"
 #include "formats/mtrace/mtrace.h"
@@ -27,27 +30,6 @@
 #define SNIFF_MAX (64 * 1024)
 #define READ_CHUNK (1024 * 1024)
 #define BLOCK_HEAD 256
-
-struct ff {
-    struct tracewriter *w;
-    struct ff_result *res;
-    struct text_sink ts;
-    struct dynbuf sniff;
-    int decided;
-    /* gunzip */
-    z_stream gz;
-    int gz_on, gz_init, gz_end;
-    unsigned char *gzbuf;
-    /* atrace/text chain */
-    struct decoder *dec;
-    struct astage *as;      /* what follows the decoder, on its own thread */
-    struct fnorm *norm;     /* 5-column flags of kernels >= 5.18, when present */
-    struct repair *rep;
-    /* html */
-    struct htmlx *hx;
-    struct dynbuf bhead;
-    int bdecided, bverbatim;
-};
 
 static const struct repair_opts file_repair = {.circular = 1, .add_header = 1};
 
@@ -63,49 +45,11 @@ static int is_zlib_header(const unsigned char *p, size_t n)
            ((unsigned)p[0] * 256 + p[1]) % 31 == 0;
 }
 
-static int digits(const unsigned char *p, size_t n, size_t *i)
+static int control_bytes(const unsigned char *p, size_t n)
 {
-    size_t s = *i;
-    while (*i < n && p[*i] >= '0' && p[*i] <= '9')
-        (*i)++;
-    return *i > s;
-}
-
-/* `task-PID [ (TGID) ] [CPU] ... SEC.USEC: event:` — the shape the
- * viewer's and Perfetto's tokenizers accept. */
-static int looks_like_event(const unsigned char *p, size_t n)
-{
-    for (size_t b = 1; b < n; b++) {
-        if (p[b] != '[')
-            continue;
-        size_t i = b + 1;
-        if (!digits(p, n, &i) || i >= n || p[i] != ']')
-            continue;
-        size_t j = b;       /* walk back over blanks and a (TGID) group */
-        while (j && p[j - 1] == ' ')
-            j--;
-        if (j && p[j - 1] == ')') {
-            while (j && p[j - 1] != '(')
-                j--;
-            if (!j)
-                continue;
-            j--;
-            while (j && p[j - 1] == ' ')
-                j--;
-        }
-        size_t d = j;
-        while (d && p[d - 1] >= '0' && p[d - 1] <= '9')
-            d--;
-        if (d == j || d < 2 || p[d - 1] != '-')
-            continue;
-        for (size_t k = i; k + 2 < n; k++) {
-            size_t m = k;
-            if (digits(p, n, &m) && m < n && p[m] == '.' && (m++, digits(p, n, &m)) &&
-                m + 1 < n && p[m] == ':' && p[m + 1] == ' ')
-                return 1;
-        }
-        return 0;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\r' && p[i] != '\t')
+            return 1;
     return 0;
 }
 
@@ -125,15 +69,17 @@ enum ff_kind fromfile_sniff(const unsigned char *p, size_t n, int at_eof)
     size_t qn = n - i;
     if (qn && q[0] == '<')
         return FF_HTML;
+    /* before the event-line test: a one-line JSON file holds event lines
+     * (catapult's -j form); JSON text has no control bytes but blanks */
+    if (qn && (q[0] == '{' || q[0] == '[') && !control_bytes(q, qn))
+        return FF_JSON;
     const unsigned char *nl = memchr(q, '\n', qn);
     size_t line = nl ? (size_t)(nl - q) : qn;
-    if (qn && (q[0] == '#' || looks_like_event(q, line)))
+    if (qn && (q[0] == '#' || tguard_is_event_line(q, line)))
         return FF_TEXT;
     for (size_t k = 0; k + 6 <= n; k++)
         if (p[k] == 'T' && !memcmp(p + k, "TRACE:", 6))
             return FF_ATRACE;
-    if (qn && (q[0] == '{' || q[0] == '['))
-        return FF_JSON;
     if (memchr(p, '\0', n))
         return FF_BINARY;
     return FF_UNKNOWN;
@@ -150,22 +96,44 @@ const char *fromfile_kind_name(enum ff_kind k)
 
 /* ---- atrace / text chain ------------------------------------------ */
 
-static enum st_err chain_new(struct ff *f, enum decode_mode mode)
+enum st_err ff_chain_new(struct ff *f, int text)
 {
     static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
-    f->rep = repair_new(&file_repair, &f->ts);
+    f->text_parts++;
+    tguard_begin(f->guard, 1);
+    f->rep = repair_new(&file_repair, &f->gts);
     f->norm = f->rep ? fnorm_new(&auto_flags, repair_write, f->rep) : NULL;
     f->as = f->norm ? astage_new(fnorm_write, f->norm) : NULL;
-    f->dec = f->as ? decoder_new(mode, astage_write, f->as) : NULL;
+    f->dec = f->as ? decoder_new(text ? DECODE_TEXT : DECODE_ATRACE, astage_write, f->as)
+                   : NULL;
     return f->dec ? ST_OK : ST_ENOMEM;
 }
 
-/* Finish the chain; a truncated input still ends the part. */
-static enum st_err chain_finish(struct ff *f)
+void ff_chain_free(struct ff *f)
+{
+    decoder_free(f->dec);
+    astage_free(f->as);     /* its thread still calls into norm and rep */
+    fnorm_free(f->norm);
+    repair_free(f->rep);
+    f->dec = NULL;
+    f->as = NULL;
+    f->norm = NULL;
+    f->rep = NULL;
+}
+
+/* The guard's word on an over-long line wins: it is why the chain stopped. */
+static enum st_err chain_error(struct ff *f, enum st_err e)
+{
+    if (e == ST_ETOOBIG && tguard_detail(f->guard)[0])
+        snprintf(f->res->detail, sizeof(f->res->detail), "%s", tguard_detail(f->guard));
+    return e;
+}
+
+static enum st_err chain_end(struct ff *f)
 {
     enum st_err e = decoder_finish(f->dec), e2;
     if ((!e || e == ST_ETRUNCATED) && (e2 = astage_finish(f->as)))
-        return e2;
+        return chain_error(f, e2);
     if (e && e != ST_ETRUNCATED) {
         snprintf(f->res->detail, sizeof(f->res->detail), "%s", decoder_detail(f->dec));
         return e;
@@ -175,17 +143,71 @@ static enum st_err chain_finish(struct ff *f)
         snprintf(f->res->detail, sizeof(f->res->detail), "%s", decoder_detail(f->dec));
     }
     f->res->text_bytes += decoder_bytes_out(f->dec);
-    if ((e2 = fnorm_finish(f->norm)) || (e2 = repair_finish(f->rep)) || (e2 = tw_end(f->w)))
-        return e2;
-    decoder_free(f->dec);
-    astage_free(f->as);
-    fnorm_free(f->norm);
-    repair_free(f->rep);
-    f->dec = NULL;
-    f->as = NULL;
-    f->norm = NULL;
-    f->rep = NULL;
+    if ((e2 = fnorm_finish(f->norm)) || (e2 = repair_finish(f->rep)))
+        return chain_error(f, e2);
+    tguard_end(f->guard);
+    return tw_end(f->w);
+}
+
+enum st_err ff_chain_finish(struct ff *f)
+{
+    enum st_err e = chain_end(f);
+    ff_chain_free(f);
+    return e;
+}
+
+enum st_err ff_chain_feed(struct ff *f, const void *p, size_t n)
+{
+    return chain_error(f, decoder_feed(f->dec, p, n));
+}
+
+/* ---- parts copied as they are --------------------------------------- */
+
+static int is_json_part(const char *name)
+{
+    return !strcmp(name, "traceEvents") || !strcmp(name, "systraceController");
+}
+
+enum st_err ff_verbatim_begin(struct ff *f, const char *name)
+{
+    enum st_err e = tw_begin(f->w, name);
+    if (e)
+        return e;
+    f->res->parts++;
+    f->vguard = !is_json_part(name);
+    if (f->vguard)
+        tguard_begin(f->guard, 0);
+    if (!strcmp(name, "traceEvents") && !(f->vcount = jscan_new(JSCAN_COUNT, NULL)))
+        return ST_ENOMEM;
     return ST_OK;
+}
+
+enum st_err ff_verbatim_write(struct ff *f, const void *p, size_t n)
+{
+    f->res->text_bytes += n;
+    /* the page held this part as it is: count its events, do not judge it */
+    if (f->vcount && jscan_feed(f->vcount, p, n)) {
+        f->json_events += jscan_events(f->vcount);
+        jscan_free(f->vcount);
+        f->vcount = NULL;
+    }
+    if (f->vguard)
+        return chain_error(f, tguard_write(f->guard, p, n));
+    return tw_write(f->w, p, n);
+}
+
+enum st_err ff_verbatim_end(struct ff *f)
+{
+    if (f->vcount) {
+        jscan_finish(f->vcount);
+        f->json_events += jscan_events(f->vcount);
+        jscan_free(f->vcount);
+        f->vcount = NULL;
+    }
+    if (f->vguard)
+        tguard_end(f->guard);
+    f->vguard = 0;
+    return tw_end(f->w);
 }
 
 /* ---- HTML blocks ---------------------------------------------------- */
@@ -221,17 +243,15 @@ static enum st_err block_decide(struct ff *f)
     f->bdecided = 1;
     const char *name = block_name((const unsigned char *)dynbuf_str(&f->bhead),
                                   f->bhead.len, &f->bverbatim);
-    enum st_err e = tw_begin(f->w, name);
-    if (!e && !f->bverbatim)
-        e = chain_new(f, DECODE_TEXT);
-    if (e)
-        return e;
-    f->res->parts++;
     if (f->bverbatim) {
-        f->res->text_bytes += f->bhead.len;
-        return tw_write(f->w, f->bhead.data, f->bhead.len);
+        enum st_err e = ff_verbatim_begin(f, name);
+        return e ? e : ff_verbatim_write(f, f->bhead.data, f->bhead.len);
     }
-    return decoder_feed(f->dec, f->bhead.data, f->bhead.len);
+    f->res->parts++;
+    enum st_err e = tw_begin(f->w, name);
+    if (!e)
+        e = ff_chain_new(f, 1);
+    return e ? e : ff_chain_feed(f, f->bhead.data, f->bhead.len);
 }
 
 static enum st_err block_data(void *ctx, const void *p, size_t n)
@@ -249,11 +269,9 @@ static enum st_err block_data(void *ctx, const void *p, size_t n)
         p = (const char *)p + take;
         n -= take;
     }
-    if (f->bverbatim) {
-        f->res->text_bytes += n;
-        return tw_write(f->w, p, n);
-    }
-    return decoder_feed(f->dec, p, n);
+    if (f->bverbatim)
+        return ff_verbatim_write(f, p, n);
+    return ff_chain_feed(f, p, n);
 }
 
 static enum st_err block_end(void *ctx)
@@ -268,8 +286,8 @@ static enum st_err block_end(void *ctx)
     }
     f->bdecided = 0;
     if (f->bverbatim)
-        return tw_end(f->w);
-    e = chain_finish(f);
+        return ff_verbatim_end(f);
+    e = ff_chain_finish(f);
     /* a block of nothing but blank lines is not worth failing for */
     return e == ST_ENOTRACE ? tw_end(f->w) : e;
 }
@@ -284,6 +302,24 @@ static int blank_only(const unsigned char *p, size_t n)
     return 1;
 }
 
+static enum st_err unknown(struct ff *f, const unsigned char *p)
+{
+    const char *other = mtrace_sniff_other(p, f->sniff.len);
+    if (blank_only(p, f->sniff.len)) {
+        snprintf(f->res->detail, sizeof(f->res->detail),
+                 "it is empty apart from blank lines");
+        return ST_ENOTRACE;
+    }
+    if (other)
+        snprintf(f->res->detail, sizeof(f->res->detail),
+                 "unknown format: this is %s, which systrace does not read", other);
+    else
+        snprintf(f->res->detail, sizeof(f->res->detail),
+                 "unknown format: not atrace output (no TRACE: marker), ftrace text, "
+                 "a systrace HTML page, JSON or a method trace");
+    return ST_EUNKNOWN;
+}
+
 static enum st_err decide(struct ff *f, int at_eof)
 {
     const unsigned char *p = (const unsigned char *)dynbuf_str(&f->sniff);
@@ -296,8 +332,7 @@ static enum st_err decide(struct ff *f, int at_eof)
     case FF_TEXT:
     case FF_ZLIB:
         f->res->parts = 1;
-        if ((e = tw_begin(f->w, "systemTraceEvents")) ||
-            (e = chain_new(f, k == FF_TEXT ? DECODE_TEXT : DECODE_ATRACE)))
+        if ((e = tw_begin(f->w, "systemTraceEvents")) || (e = ff_chain_new(f, k == FF_TEXT)))
             return e;
         if (k == FF_ZLIB)
             e = decoder_feed(f->dec, "TRACE:\n", 7);
@@ -308,30 +343,13 @@ static enum st_err decide(struct ff *f, int at_eof)
         return f->hx ? ST_OK : ST_ENOMEM;
     }
     case FF_JSON:
-        f->res->parts = 1;
-        return tw_begin(f->w, "traceEvents");
+        return ff_json_begin(f, p, f->sniff.len);
     case FF_METHODTRACE:
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "a compressed method trace: decompress it first (gunzip)");
         return ST_EUNSUPPORTED;
-    case FF_BINARY:
-    case FF_UNKNOWN:
     default:
-        if (blank_only(p, f->sniff.len)) {
-            snprintf(f->res->detail, sizeof(f->res->detail),
-                     "the file is empty apart from blank lines");
-            return ST_ENOTRACE;
-        }
-        if (mtrace_sniff_other(p, f->sniff.len)) {
-            snprintf(f->res->detail, sizeof(f->res->detail),
-                     "unknown format: this looks like %s, which systrace does not read",
-                     mtrace_sniff_other(p, f->sniff.len));
-            return ST_EUNKNOWN;
-        }
-        snprintf(f->res->detail, sizeof(f->res->detail),
-                 "unknown format: not atrace output (no TRACE: marker), ftrace text, "
-                 "a systrace HTML page, JSON or a method trace");
-        return ST_EUNKNOWN;
+        return unknown(f, p);
     }
 }
 
@@ -339,10 +357,9 @@ static enum st_err route(struct ff *f, const void *p, size_t n)
 {
     if (f->hx)
         return htmlx_feed(f->hx, p, n);
-    if (f->dec)
-        return decoder_feed(f->dec, p, n);
-    f->res->text_bytes += n;
-    return tw_write(f->w, p, n);
+    if (f->js)
+        return ff_json_feed(f, p, n);
+    return ff_chain_feed(f, p, n);
 }
 
 static enum st_err data_in(void *ctx, const void *p, size_t n)
@@ -399,53 +416,58 @@ static enum st_err gunzip(struct ff *f, const unsigned char *p, size_t n)
     return ST_OK;
 }
 
-static enum st_err input(struct ff *f, const unsigned char *p, size_t n, int first)
+static enum st_err input(struct ff *f, const unsigned char *p, size_t n)
 {
+    int first = f->res->bytes_in == 0;
+    f->res->bytes_in += n;
     if (first && n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
         f->gz_on = f->res->gzipped = 1;
     return f->gz_on ? gunzip(f, p, n) : data_in(f, p, n);
 }
 
-static enum st_err open_input(const char *path, int *fd, struct ff_result *res)
-{
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
-    int err = errno;
+/* ---- the end ------------------------------------------------------------ */
 
-    if (*fd < 0) {
-        snprintf(res->detail, sizeof(res->detail), "%s",
-                 err == ENOENT ? "no such file" : strerror(err));
-        return err == ENOENT ? ST_ENOENT : err == EACCES ? ST_EPERM : ST_EIO;
-    }
-    return ST_OK;
+/* A trace without a single event would open as a blank page. */
+static enum st_err check_events(struct ff *f)
+{
+    if (tguard_events(f->guard) || f->json_events)
+        return ST_OK;
+    const char *other = tguard_other_line(f->guard);
+    char *d = f->res->detail;
+    size_t dn = sizeof(f->res->detail);
+    if (f->text_parts && other[0])
+        snprintf(d, dn, "no trace events found: no line of the trace text is an ftrace "
+                        "event (the first that is not a comment: \"%s\")", other);
+    else if (f->text_parts && !tguard_bytes(f->guard))
+        snprintf(d, dn, "no trace events found: the trace text is empty");
+    else if (f->text_parts)
+        snprintf(d, dn, "no trace events found: the trace text holds only its header "
+                        "and comments");
+    else if (f->res->kind == FF_JSON)
+        snprintf(d, dn, "no trace events found: the JSON has no traceEvents list, or an "
+                        "empty one, and no systemTraceEvents text");
+    else
+        snprintf(d, dn, "no trace events found: the trace blocks hold no events");
+    return ST_ENOTRACE;
 }
 
-static enum st_err read_all(struct ff *f, int fd)
+static enum st_err finish_html(struct ff *f)
 {
-    unsigned char *buf = malloc(READ_CHUNK);
-    if (!buf)
-        return ST_ENOMEM;
-    enum st_err e = ST_OK;
-    int first = 1;
-    for (;;) {
-        ssize_t r = read(fd, buf, READ_CHUNK);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            snprintf(f->res->detail, sizeof(f->res->detail), "read failed: %s",
-                     strerror(errno));
-            e = errno == EISDIR ? ST_EINVAL : ST_EIO;
-            if (errno == EISDIR)
-                snprintf(f->res->detail, sizeof(f->res->detail), "is a directory");
-            break;
-        }
-        if (r == 0)
-            break;
-        f->res->bytes_in += (uint64_t)r;
-        if ((e = input(f, buf, (size_t)r, first)))
-            break;
-        first = 0;
+    enum st_err e = htmlx_finish(f->hx);
+    if (e == ST_ENOTRACE)
+        snprintf(f->res->detail, sizeof(f->res->detail),
+                 "HTML file without trace data (no trace-data or linuxPerfData block)");
+    if (e == ST_ETRUNCATED) {
+        f->res->truncated = 1;
+        snprintf(f->res->detail, sizeof(f->res->detail),
+                 "HTML ends inside a trace block; kept what was there");
+        e = ST_OK;
     }
-    free(buf);
+    if (!e && f->res->parts == 0) {
+        snprintf(f->res->detail, sizeof(f->res->detail),
+                 "HTML file whose trace blocks are all empty");
+        e = ST_ENOTRACE;
+    }
     return e;
 }
 
@@ -453,7 +475,7 @@ static enum st_err finish(struct ff *f)
 {
     enum st_err e = ST_OK;
     if (f->res->bytes_in == 0) {
-        snprintf(f->res->detail, sizeof(f->res->detail), "the file is empty");
+        snprintf(f->res->detail, sizeof(f->res->detail), "it is empty");
         return ST_ENOTRACE;
     }
     if (f->gz_on && !f->gz_end) {
@@ -466,75 +488,27 @@ static enum st_err finish(struct ff *f)
     if (f->sniff.len < SNIFF_MAX && f->sniff.len &&
         (e = route(f, f->sniff.data, f->sniff.len)))
         return e;
-    if (f->hx) {
-        e = htmlx_finish(f->hx);
-        if (e == ST_ENOTRACE)
-            snprintf(f->res->detail, sizeof(f->res->detail),
-                     "HTML file without trace data (no trace-data or linuxPerfData block)");
-        if (e == ST_ETRUNCATED) {
-            f->res->truncated = 1;
-            snprintf(f->res->detail, sizeof(f->res->detail),
-                     "HTML ends inside a trace block; kept what was there");
-            e = ST_OK;
-        }
-        if (!e && f->res->parts == 0) {
-            snprintf(f->res->detail, sizeof(f->res->detail),
-                     "HTML file whose trace blocks are all empty");
-            e = ST_ENOTRACE;
-        }
-        return e;
-    }
-    if (f->dec)
-        return chain_finish(f);
-    return tw_end(f->w);
+    if (f->hx)
+        e = finish_html(f);
+    else if (f->js)
+        e = ff_json_finish(f);
+    else if (f->dec)
+        e = ff_chain_finish(f);
+    return e ? e : check_events(f);
 }
 
-struct mtrace_parts {
-    struct tracewriter *w;
-    int open;
-};
-
-static int mtrace_out(void *ctx, const void *p, size_t n)
+static void ff_free(struct ff *f)
 {
-    struct mtrace_parts *m = ctx;
-    return tw_write(m->w, p, n) != ST_OK;
-}
-
-/* The converter's pieces become parts: a process dump, then the text. */
-static int mtrace_part(void *ctx, const char *name)
-{
-    struct mtrace_parts *m = ctx;
-    enum st_err e = m->open ? tw_end(m->w) : ST_OK;
-    m->open = !e;
-    return (e ? e : tw_begin(m->w, name)) != ST_OK;
-}
-
-/* Method traces are read by their own reader (twice, by path): their
- * calls become atrace text (B/E lines on each thread) that the classic
- * viewer and Perfetto both read, after a process dump naming the
- * process. */
-static enum st_err method_trace(const char *path, struct tracewriter *w,
-                                struct ff_result *res)
-{
-    res->kind = FF_METHODTRACE;
-    res->parts = 2;
-    struct mtrace_src src = {.path = path};
-    struct mtrace_parts m = {w, 0};
-    enum st_err e = mtrace_to_atrace_src(&src, NULL, mtrace_part, mtrace_out, &m, NULL,
-                                         res->detail, sizeof(res->detail));
-    if (e == ST_ETRUNCATED)
-        res->truncated = 1;
-    if (e && e != ST_ETRUNCATED)
-        return e;
-    enum st_err e2 = m.open ? tw_end(w) : ST_OK;
-    return e2 ? e2 : e;
-}
-
-static int is_method_trace(int fd)
-{
-    unsigned char head[64];
-    ssize_t n = pread(fd, head, sizeof(head), 0);
-    return n > 0 && mtrace_detect(head, (size_t)n);
+    if (f->gz_init)
+        inflateEnd(&f->gz);
+    free(f->gzbuf);
+    ff_chain_free(f);
+    htmlx_free(f->hx);
+    ff_json_free(f);
+    jscan_free(f->vcount);
+    tguard_free(f->guard);
+    dynbuf_free(&f->sniff);
+    dynbuf_free(&f->bhead);
 }
 
 enum st_err fromfile_convert(const char *path, struct tracewriter *w,
@@ -548,29 +522,16 @@ enum st_err fromfile_convert(const char *path, struct tracewriter *w,
     tw_text_sink(w, &f.ts);
     dynbuf_init(&f.sniff, SNIFF_MAX);
     dynbuf_init(&f.bhead, BLOCK_HEAD);
-    int fd;
-    enum st_err e = open_input(path, &fd, res);
-    int method = !e && is_method_trace(fd);
-    if (!e && method) {
-        close(fd);
-        e = method_trace(path, w, res);
-    } else if (!e) {
-        e = read_all(&f, fd);
-        close(fd);
-        if (!e)
-            e = finish(&f);
-    }
+    f.guard = tguard_new(&f.ts, 0);
+    if (!f.guard)
+        return ST_ENOMEM;
+    tguard_sink(f.guard, &f.gts);
+    struct ff_input in = {.f = &f, .input = input};
+    enum st_err e = ff_read(path, &in);
+    if (!e && !in.method)
+        e = finish(&f);
     if (!e && res->truncated)
         e = ST_ETRUNCATED;
-    if (f.gz_init)
-        inflateEnd(&f.gz);
-    free(f.gzbuf);
-    decoder_free(f.dec);
-    astage_free(f.as);     /* its thread still calls into norm and rep */
-    fnorm_free(f.norm);
-    repair_free(f.rep);
-    htmlx_free(f.hx);
-    dynbuf_free(&f.sniff);
-    dynbuf_free(&f.bhead);
+    ff_free(&f);
     return e;
 }

@@ -7,11 +7,17 @@
  *     (e.g. an app's own tracing_mark_write B/E log);
  *   - a systrace HTML page (modern trace-data blocks or 2012-era
  *     linuxPerfData), re-wrapped with the current viewer;
- *   - a JSON trace (passed through as one part);
- *   - any of these gzip-compressed.
+ *   - JSON: catapult's -j form (an object of strings) is unpacked into its
+ *     parts again; any other JSON (trace-event files) is one part, as it is;
+ *   - any of these gzip-compressed; Android method traces (their own reader).
+ * The path "-" is standard input; pipes and FIFOs work for every form.
  * atrace text goes through catapult's processing (decode.h) and the
- * circular-buffer cut (repair.h); no TGID fix, as in catapult.  Method
- * traces are routed elsewhere by the CLI (fromfile_sniff tells).
+ * circular-buffer cut (repair.h); no TGID fix, as in catapult.
+ *
+ * Refused with a one-line reason (res.detail): input without a single trace
+ * event (it would be a blank page: ST_ENOTRACE), a text line over
+ * TGUARD_LINE_MAX or a JSON token over JSCAN_TOKEN_MAX (ST_ETOOBIG),
+ * invalid JSON (ST_EFORMAT, with the byte offset, counted from 0).
  */
 #ifndef SYSTRACE_FROMFILE_H
 #define SYSTRACE_FROMFILE_H
@@ -40,8 +46,9 @@ struct ff_result {
     char detail[320];       /* what is wrong, without the file name */
 };
 
-/* Convert path into the open writer w (parts are begun and ended here).
- * ST_ETRUNCATED: written but the input was cut short (res.detail says). */
+/* Convert path ("-": standard input) into the open writer w (parts are
+ * begun and ended here).  ST_ETRUNCATED: written but the input was cut
+ * short (res.detail says what was kept). */
 enum st_err fromfile_convert(const char *path, struct tracewriter *w,
                              struct ff_result *res);
 

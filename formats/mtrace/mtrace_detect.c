@@ -29,6 +29,16 @@ int mtrace_detect(const void *head, size_t n)
     return (v >= 1 && v <= 5) || (v >= 0xF1 && v <= 0xF5);
 }
 
+/* Text (printable ASCII, blanks, UTF-8 bytes) has no protobuf lengths and
+ * tags in it: a text file starting with a blank line is not Perfetto. */
+static int text_only(const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n && i < 512; i++)
+        if (b[i] < 0x20 && b[i] != '\n' && b[i] != '\r' && b[i] != '\t')
+            return 0;
+    return 1;
+}
+
 const char *mtrace_sniff_other(const void *head, size_t n)
 {
     const unsigned char *b = head;
@@ -45,7 +55,7 @@ const char *mtrace_sniff_other(const void *head, size_t n)
         return "a zip archive";
     if (n >= 1 && (b[0] == '{' || b[0] == '['))
         return "JSON (a trace-event file?)";
-    if (n >= 2 && b[0] == 0x0a && b[1] != 0)
+    if (n >= 2 && b[0] == 0x0a && b[1] != 0 && !text_only(b, n))
         return "probably a Perfetto protobuf trace";
     return NULL;
 }

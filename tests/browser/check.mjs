@@ -105,6 +105,9 @@ function summarize(nameCap) {
     return !!name && name !== '<...>';
   };
   const out = {ok: false, error: null, title: document.title};
+  // innerText holds only rendered text: true while the viewer's yellow
+  // "running with WebComponentsV0 polyfill" bar is on screen.
+  out.polyfillBanner = document.body.innerText.includes('WebComponentsV0 polyfill');
   let errorText = null;
   for (const o of Array.from(document.querySelectorAll('.overlay'))) {
     const t = o.shadowRoot && o.shadowRoot.querySelector('title') ||

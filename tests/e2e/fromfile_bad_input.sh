@@ -26,6 +26,61 @@ printf '<!DOCTYPE html><html><body>no trace</body></html>\n' >page.html
 bad page.html "without trace data"
 printf 'x' | gzip -c | head -c 12 >cut.gz; bad cut.gz "unknown format"
 mkdir adir; bad adir "directory"
+
+# inputs that hold no trace event would be blank pages: refused
+printf '# tracer: nop\n#\n#  TASK-PID  CPU#  TIMESTAMP  FUNCTION\n' >header.txt
+bad header.txt "no trace events found: the trace text holds only its header"
+printf 'TRACE:\nerror: tracing is busy\n' >busy.txt
+bad busy.txt 'no trace events found: no line of the trace text is an ftrace event (the first that is not a comment: "error: tracing is busy")'
+gzip -c header.txt >header.gz; bad header.gz "no trace events found"
+python3 -c "import zlib,sys; sys.stdout.buffer.write(b'TRACE:\n' + zlib.compress(open('header.txt','rb').read()))" >header.z
+bad header.z "no trace events found"
+for j in '{}' '[]' '{"traceEvents":[]}' '{"traceEvents":[],"metadata":{"a":[1]}}'; do
+    printf '%s' "$j" >empty.json; bad empty.json "no trace events found: the JSON has no traceEvents"
+done
+printf '{"systemTraceEvents": "# tracer: nop\\n", "controllerTraceDataKey": "x"}' >hdr.json
+bad hdr.json "no trace events found: the trace text holds only its header"
+printf '{"systemTraceEvents": ""}' >nothing.json; bad nothing.json "the trace text is empty"
+{
+    printf '<!DOCTYPE html>\n<html>\n<!-- BEGIN TRACE -->\n'
+    printf '  <script class="trace-data" type="application/text">\nPROCESS DUMP\nUSER PID\n  </script>\n'
+    printf '  <script class="trace-data" type="application/text">\n'; cat header.txt
+    printf '  </script>\n<!-- END TRACE -->\n</html>\n'
+} >noevents.html
+bad noevents.html "no trace events found: the trace text holds only its header"
+python3 "$TOP/tests/tools/mktrace.py" nocalls.trace <<'S'
+thread 1 main
+method 0x10 com/ex/A run ()V A.java
+S
+bad nocalls.trace "no trace events found: the method trace holds no method calls"
+
+# invalid JSON: where and what
+printf '{"traceEvents":[{"ph":"X"} {"ph":"B"}]}' >bad.json
+bad bad.json "invalid JSON at byte 27: expected ',' or ']'"
+printf '{ garbage' >garbage.json; bad garbage.json "invalid JSON at byte 2"
+
+# a line no trace can have (64 MB): refused before more is written; the
+# 2 MB zlib stream of one repeated byte inflates to 2 GB without a line end
+python3 - <<'PY'
+import zlib
+c = zlib.compressobj(9)
+z = b''.join(c.compress(b'a' * (1 << 20)) for _ in range(2048)) + c.flush()
+open('onebyte.z', 'wb').write(z)
+open('onebyte.atrace', 'wb').write(b'TRACE:\n' + z)
+open('onebyte.gz', 'wb').write(__import__('gzip').compress(b'# tracer: nop\n' + b'x' * (70 << 20)))
+open('line.json', 'wb').write(__import__('gzip').compress(
+    b'{"systemTraceEvents": "# tracer: nop\\n' + b'x' * (70 << 20) + b'"}'))
+open('blanks.json', 'wb').write(__import__('gzip').compress(b'[' + b' ' * (70 << 20) + b']'))
+open('string.json', 'wb').write(__import__('gzip').compress(
+    b'{"traceEvents":[{"name":"' + b'n' * (70 << 20) + b'"}]}'))
+PY
+[ "$(wc -c <onebyte.z)" -lt 2200000 ] || fail "test input too big"
+bad onebyte.z "a line of more than 64 MB in the trace text (from byte 141 of it): no trace has one"
+bad onebyte.atrace "a line of more than 64 MB"
+bad onebyte.gz "a line of more than 64 MB in the trace text (from byte 14 of it)"
+bad line.json "a line of more than 64 MB in the trace text (from byte 14 of it)"
+bad blanks.json "more than 64 MB of blanks at byte 1:"
+bad string.json "a JSON string longer than 64 MB at byte 24"
 touch unreadable; chmod 000 unreadable
 if [ "$(id -u)" != 0 ]; then bad unreadable "permission"; fi
 

@@ -153,6 +153,10 @@ static void test_detect(void **state)
     assert_string_equal(mtrace_sniff_other("# tracer: nop", 13),
                         "an atrace/ftrace text capture");
     assert_null(mtrace_sniff_other("hello", 5));
+    /* a text file that starts with a blank line (a --method-profile
+     * report) is not a Perfetto trace; protobuf bytes are */
+    assert_null(mtrace_sniff_other("\n=====\nTotal cycles: 300\n", 25));
+    assert_non_null(mtrace_sniff_other("\n\x02\x08\x01\n\x00", 6));
 }
 
 /* Every split of the input gives the same output. */

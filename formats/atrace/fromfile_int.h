@@ -1,0 +1,93 @@
+/*
+ * Internals of `--from-file` shared by fromfile.c (reading, sniffing,
+ * text and HTML inputs) and fromfile_json.c (JSON inputs).  Not a public
+ * header: only those two files include it.
+ *
+ * Every part goes out through the text guard (textguard.h): ftrace text
+ * parts are watched for event lines, other line-based parts (process
+ * dumps) only have their lines bounded, JSON parts go straight to the
+ * writer and their trace events are counted by a JSON scanner instead.
+ */
+#ifndef SYSTRACE_FROMFILE_INT_H
+#define SYSTRACE_FROMFILE_INT_H
+
+#include <zlib.h>
+
+#include "fromfile.h"
+#include "jsonscan.h"
+#include "lib/dynbuf.h"
+#include "textguard.h"
+
+struct decoder;
+struct astage;
+struct fnorm;
+struct repair;
+struct htmlx;
+
+/* What the data of the current JSON root member is for. */
+enum ff_member { M_NONE, M_TEXT, M_VERBATIM, M_RAW, M_SKIP };
+
+struct ff {
+    struct tracewriter *w;
+    struct ff_result *res;
+    struct text_sink ts;        /* the writer's current part */
+    struct tguard *guard;       /* in front of ts */
+    struct text_sink gts;       /* the guard, as a sink */
+    struct dynbuf sniff;
+    int decided;
+    /* gunzip */
+    z_stream gz;
+    int gz_on, gz_init, gz_end;
+    unsigned char *gzbuf;
+    /* atrace/text chain */
+    struct decoder *dec;
+    struct astage *as;      /* what follows the decoder, on its own thread */
+    struct fnorm *norm;     /* 5-column flags of kernels >= 5.18, when present */
+    struct repair *rep;
+    int text_parts;         /* ftrace text parts begun */
+    /* html */
+    struct htmlx *hx;
+    struct dynbuf bhead;
+    int bdecided, bverbatim;
+    /* verbatim parts */
+    int vguard;             /* its lines go through the guard */
+    struct jscan *vcount;   /* a trace-event part: its events are counted */
+    /* json */
+    struct jscan *js;
+    int json_whole;         /* kept as one part (not member by member) */
+    enum ff_member mkind;
+    int raw_open;           /* a part of the root's non-string members */
+    uint64_t json_events;
+};
+
+/* The ftrace chain: decoder -> thread -> flags -> repair -> guard -> part. */
+enum st_err ff_chain_new(struct ff *f, int text);
+/* Data for the chain; an error on its thread may come back here. */
+enum st_err ff_chain_feed(struct ff *f, const void *p, size_t n);
+/* Finish and free the chain, end the part (a truncated input too). */
+enum st_err ff_chain_finish(struct ff *f);
+void ff_chain_free(struct ff *f);
+
+/* A part copied as it is (a process dump, a JSON part). */
+enum st_err ff_verbatim_begin(struct ff *f, const char *name);
+enum st_err ff_verbatim_write(struct ff *f, const void *p, size_t n);
+enum st_err ff_verbatim_end(struct ff *f);
+
+/* Reading (fromfile_read.c): path, or "-" for standard input; every chunk
+ * goes to input().  A method trace is converted there instead (method is
+ * set): its reader reads a file by path, twice, so one from a pipe is
+ * first copied to an unlinked temporary file. */
+struct ff_input {
+    struct ff *f;
+    enum st_err (*input)(struct ff *f, const unsigned char *p, size_t n);
+    int method;
+};
+enum st_err ff_read(const char *path, struct ff_input *in);
+
+/* JSON input (fromfile_json.c): pick the mode from the sniffed start. */
+enum st_err ff_json_begin(struct ff *f, const unsigned char *p, size_t n);
+enum st_err ff_json_feed(struct ff *f, const void *p, size_t n);
+enum st_err ff_json_finish(struct ff *f);
+void ff_json_free(struct ff *f);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * The output name of `--from-file` when -o was not given (catapult's rule,
+ * catapult-systrace.md §1.3: the input name without its last extension,
+ * plus .html, or .json with -j; `trace.html` for stdin, `-`), and what
+ * happens when that file is already there: it is kept, and the result goes
+ * to the first free name of `NAME-1.html`, `NAME-2.html`, ... (the caller
+ * says so).  Catapult overwrote it; `dump.txt` and `dump.z` both default to
+ * `dump.html`, so converting one would silently destroy the other's page.
+ * A name given with -o is used as it is.
+ */
+#ifndef SYSTRACE_OUTNAME_H
+#define SYSTRACE_OUTNAME_H
+
+#include "options.h"
+
+#define OUTNAME_TRIES 1000      /* NAME-1 ... NAME-999, then give up */
+
+struct outname {
+    char *path;         /* where to write (malloc'd) */
+    char *taken;        /* the default name that exists, when path avoids
+                         * it; else NULL */
+};
+
+/* 0, or -1 with a one-line reason in err (out of memory, or no free name
+ * among OUTNAME_TRIES). */
+int outname_pick(const struct st_options *o, struct outname *n, char *err, size_t errlen);
+void outname_free(struct outname *n);
+
+/* 1 when --from-file names standard input ("-"). */
+int outname_is_stdin(const char *from_file);
+
+#endif

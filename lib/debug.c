@@ -21,21 +21,23 @@ static const struct {
 void st_debug_init(void)
 {
     const char *env = getenv("SYSTRACE_DEBUG");
-    st_debug_mask = 0;
-    if (!env)
-        return;
-    const char *p = env;
+    unsigned mask = 0;
+    const char *p = env ? env : "";
     while (*p) {
         size_t n = strcspn(p, ",");
         if (n == 3 && !strncmp(p, "all", 3))
-            st_debug_mask = ~0u;
+            mask = ~0u;
         for (size_t i = 0; i < sizeof(topics) / sizeof(topics[0]); i++)
             if (strlen(topics[i].name) == n && !strncmp(p, topics[i].name, n))
-                st_debug_mask |= topics[i].bit;
+                mask |= topics[i].bit;
         p += n;
         if (*p == ',')
             p++;
     }
+    /* written only when it changes: clients made on several threads at
+     * once (one per device) then only read it */
+    if (mask != st_debug_mask)
+        st_debug_mask = mask;
 }
 
 static const char *topic_name(enum st_dbg_topic t)

@@ -11,8 +11,9 @@
 #include "tmpfiles.h"
 
 static int pipefd[2] = {-1, -1};
-static volatile sig_atomic_t n_int, got_hup, got_term, term_sig, got_alarm, exit_first,
-    hup_wakes = 1;
+/* Lock-free atomics, not volatile sig_atomic_t: the handler writes them and
+ * every device's worker thread reads them. */
+static _Atomic int n_int, got_hup, got_term, term_sig, got_alarm, exit_first, hup_wakes = 1;
 static char hint[8192];     /* the stop commands of up to 64 devices */
 static _Atomic int hint_set;
 static void (*volatile emergency_fn)(void *);

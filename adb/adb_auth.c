@@ -246,6 +246,29 @@ static enum st_err write_file(const char *path, int flags, mode_t mode,
     return ST_OK;
 }
 
+/* A new file that appears whole or not at all: written under a temporary
+ * name (mode 0600 from mkstemp), then linked to path, which fails when
+ * another run (another device's thread) made it first: ST_EINVAL. */
+static enum st_err write_new_whole(const char *path, const void *p, size_t n, char *err,
+                                   size_t errlen)
+{
+    char tmp[4096 + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        adb_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        return ST_EIO;
+    }
+    close(fd);
+    enum st_err e = write_file(tmp, O_TRUNC, 0600, p, n, err, errlen);
+    if (!e && link(tmp, path) != 0) {
+        adb_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        e = errno == EEXIST ? ST_EINVAL : ST_EIO;
+    }
+    unlink(tmp);
+    return e;
+}
+
 static void make_parent_dir(const char *path)
 {
     char dir[4096];
@@ -273,7 +296,7 @@ enum st_err adb_key_generate(const char *path, char *err, size_t errlen)
         adb_seterr(err, errlen, "generating an RSA key failed");
         goto out;
     }
-    e = write_file(path, O_EXCL, 0600, pem, (size_t)pemlen, err, errlen);
+    e = write_new_whole(path, pem, (size_t)pemlen, err, errlen);
     if (e)
         goto out;
     char who[256], pubpath[4096 + 8];

@@ -31,4 +31,16 @@ done
 for st in "$first_state" "$DSIM_STATE"; do
     [ "$(sed -n 's/^tracing_on=//p' "$st")" = 0 ] || fail "direct: a device left tracing"
 done
+# several devices and no key yet: one key is made (whole, 0600) and both use it
+export HOME="$T/home2"; mkdir -p "$HOME"
+: >keys_new
+dsim_start --auth-keys "$T/keys_new" --auth-accept 200; n1=$DSIM_SERIAL
+dsim_start --auth-keys "$T/keys_new" --auth-accept 200; n2=$DSIM_SERIAL
+run_st 0 --transport direct -e "$n1" -e "$n2" -o fresh.html -t 1 sched
+[ "$(stat -c %a "$HOME/.android/adbkey")" = 600 ] || fail "new key not mode 0600"
+[ "$(sort -u keys_new | grep -c .)" = 1 ] || fail "the devices were offered different keys"
+! ls "$HOME/.android" | grep -q tmp || fail "a temporary key file was left"
+for s in "$n1" "$n2"; do
+    [ -s "fresh-$(echo "$s" | tr ':' '_').html" ] || fail "fresh key: no page for $s"
+done
 echo ok

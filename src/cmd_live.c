@@ -135,8 +135,8 @@ static void run_phase_one(struct live *l, struct devrun *d, enum phase ph)
         if (d->rc == EXIT_OK)
             devrun_list(d);
     } else if (ph == PH_COLLECT) {
-        if (d->started)
-            devrun_collect(d);
+        if (d->started && devrun_collect(d) == EXIT_OK)
+            devrun_commit(d);
     } else {
         devrun_abort(d, ST_EINTR);
     }
@@ -285,6 +285,8 @@ static int run_one(struct live *l)
             rc = devrun_collect(d);
             sig_deadline(0);
             ui_collect_done(&l->u);
+            if (rc == EXIT_OK)
+                rc = devrun_commit(d);
         }
     }
     sig_set_hint(NULL);

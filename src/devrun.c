@@ -190,10 +190,17 @@ int devrun_collect(struct devrun *d)
 {
     enum st_err e = ctl_collect(d->ctl, d->res.w);
     d->started = 0;
-    if (e) {
+    if (e)
         record(d, e);
+    else
+        d->collected = 1;
+    return d->rc;
+}
+
+int devrun_commit(struct devrun *d)
+{
+    if (!d->collected)
         return d->rc;
-    }
     d->rc = result_commit(&d->o, &d->res);
     if (d->rc == EXIT_OK)
         snprintf(d->outcome, sizeof(d->outcome), "wrote %s", d->res.out);

@@ -32,6 +32,7 @@ struct devrun {
     struct ctl *ctl;
     int cancel[2];              /* own cancel pipe (several devices), else -1 */
     int started;                /* tracing started: the device must be stopped */
+    int collected;              /* collected: the page can be written */
     int rc;                     /* this device's exit code */
     char outcome[600];          /* one line for the summary */
     char stop_cmd[300];         /* adb -s SERIAL shell atrace --async_stop */
@@ -53,8 +54,11 @@ int devrun_list(struct devrun *d);
 /* Outputs (checked before tracing), agents, start.  viewer: loaded once
  * for all devices, or NULL. */
 int devrun_start(struct devrun *d, const struct viewer *v);
-/* Clock sync, stop, collect, write the page. */
+/* Clock sync, stop, collect. */
 int devrun_collect(struct devrun *d);
+/* Write the page of what was collected (after the collection's own
+ * messages). */
+int devrun_commit(struct devrun *d);
 /* After a failure elsewhere: stop tracing, write nothing. */
 void devrun_abort(struct devrun *d, enum st_err why);
 /* Make this device's blocking calls return (its own pipe only). */

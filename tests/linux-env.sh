@@ -88,6 +88,22 @@ assert_kernel_as() {
         fail "$2: systrace's mount point left"
 }
 
+# host_load: work the traced window can show on every CPU whatever else the
+# machine is doing.  A named spinner is on a CPU and in the process dump; a
+# spinner alone never switches, so a sleeper pinned to each CPU the tests
+# may use wakes every 5 ms and gives each CPU its sched_switch lines (an idle
+# CI machine otherwise shows a CPU without one).
+host_load() {
+    bash -c 'exec -a linuxtestbusy bash -c "while :; do :; done"' &
+    track_pid $!
+    for _c in $(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))'); do
+        python3 -c 'import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+while True: time.sleep(0.005)' "$_c" &
+        track_pid $!
+    done
+}
+
 # wait_tracing FILE: until systrace says it is tracing (stdout in FILE).
 wait_tracing() {
     for _i in $(seq 100); do

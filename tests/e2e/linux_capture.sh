@@ -10,9 +10,8 @@ need_tracefs
 need_browser
 ncpu=$(nproc)
 
-# a busy process with a name of its own, so it is on the CPUs and in the dump
-bash -c 'exec -a linuxtestbusy bash -c "while :; do :; done"' &
-track_pid $!
+# a busy process with a name of its own, and switches on every CPU
+host_load
 
 run_st 0 --target=linux -t 2 -o live.html sched freq idle
 assert_contains out.txt "Captured "

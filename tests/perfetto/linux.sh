@@ -12,9 +12,8 @@
 need_perfetto
 need_tracefs
 
-# a busy process with a name of its own, so it is on the CPUs and in the dump
-bash -c 'exec -a linuxtestbusy bash -c "while :; do :; done"' &
-track_pid $!
+# a busy process with a name of its own, and switches on every CPU
+host_load
 
 run_st 0 --target=linux -t 2 -o host.html --trace-events host.tev.json sched freq idle
 trace_block host.html 2 >ftrace.txt

@@ -219,3 +219,169 @@ unsigned djoin_dumps(const struct djoin *d)
 {
     return d->dumps;
 }
+
+/* ---- counting what is spooled ------------------------------------------ */
+
+struct slines {
+    st_write_fn out;
+    void *ctx;
+    int mid;                    /* inside a line already classified */
+    char head[STEXT_HEAD_MAX];  /* a line start not yet classified */
+    size_t hlen;
+    uint64_t events, lost, lost_lines;
+};
+
+struct slines *slines_new(st_write_fn out, void *ctx)
+{
+    struct slines *l = calloc(1, sizeof(*l));
+    if (l) {
+        l->out = out;
+        l->ctx = ctx;
+    }
+    return l;
+}
+
+void slines_free(struct slines *l)
+{
+    free(l);
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+long long stext_lost(const char *p, size_t n)
+{
+    if (n > STEXT_HEAD_MAX)
+        n = STEXT_HEAD_MAX;
+    size_t i = 4;
+    if (n < 4 || memcmp(p, "CPU:", 4))
+        return -1;
+    while (i < n && is_digit(p[i]))
+        i++;
+    static const char lost[] = " [LOST ", none[] = "EVENTS]";
+    if (i == 4 || n - i < sizeof(lost) - 1 || memcmp(p + i, lost, sizeof(lost) - 1))
+        return -1;
+    i += sizeof(lost) - 1;
+    if (n - i >= sizeof(none) - 1 && !memcmp(p + i, none, sizeof(none) - 1))
+        return 0;
+    long long v = 0;
+    size_t d = i;
+    while (i < n && is_digit(p[i]) && i - d < 18)
+        v = v * 10 + (p[i++] - '0');
+    static const char tail[] = " EVENTS]";
+    if (i == d || n - i < sizeof(tail) - 1 || memcmp(p + i, tail, sizeof(tail) - 1))
+        return -1;
+    return v;
+}
+
+/* Decide about the line starting at p (n bytes of it, up to its LF or the
+ * head's size): counted, and a LOST line prefixed with "# ". */
+static enum st_err classify(struct slines *l, const char *p, size_t n)
+{
+    long long lost = stext_lost(p, n);
+    l->mid = 1;
+    if (lost >= 0) {
+        l->lost += (uint64_t)lost;
+        l->lost_lines++;
+        return l->out(l->ctx, "# ", 2);
+    }
+    if (n && p[0] != '#' && p[0] != '\n' && !(p[0] == '\r' && n > 1 && p[1] == '\n'))
+        l->events++;
+    return ST_OK;
+}
+
+/* Complete the held line start with bytes of p: *used of them taken. */
+static enum st_err fill_head(struct slines *l, const char *p, size_t n, size_t *used)
+{
+    size_t k = STEXT_HEAD_MAX - l->hlen;
+    const char *nl = memchr(p, '\n', n);
+    size_t want = nl ? (size_t)(nl - p) + 1 : n;
+    *used = want < k ? want : k;
+    memcpy(l->head + l->hlen, p, *used);
+    l->hlen += *used;
+    if (l->hlen < STEXT_HEAD_MAX && l->head[l->hlen - 1] != '\n')
+        return ST_OK;   /* still undecided */
+    enum st_err e = classify(l, l->head, l->hlen);
+    if (!e)
+        e = l->out(l->ctx, l->head, l->hlen);
+    l->mid = l->head[l->hlen - 1] != '\n';
+    l->hlen = 0;
+    return e;
+}
+
+enum st_err slines_write(void *ctx, const void *buf, size_t n)
+{
+    struct slines *l = ctx;
+    const char *p = buf, *end = p + n;
+    if (l->hlen) {
+        size_t used;
+        enum st_err e = fill_head(l, p, n, &used);
+        if (e || l->hlen)
+            return e;
+        p += used;
+    }
+    const char *run = p;
+    while (p < end) {
+        if (l->mid) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                break;
+            p = nl + 1;
+            l->mid = 0;
+            continue;
+        }
+        size_t left = (size_t)(end - p);
+        const char *nl = memchr(p, '\n', left < STEXT_HEAD_MAX ? left : STEXT_HEAD_MAX);
+        if (!nl && left < STEXT_HEAD_MAX) {     /* undecided: hold it */
+            enum st_err e = run < p ? l->out(l->ctx, run, (size_t)(p - run)) : ST_OK;
+            memcpy(l->head, p, left);
+            l->hlen = left;
+            return e;
+        }
+        size_t hn = nl ? (size_t)(nl - p) + 1 : STEXT_HEAD_MAX;
+        if (stext_lost(p, hn) >= 0 && run < p) {
+            enum st_err e = l->out(l->ctx, run, (size_t)(p - run));
+            if (e)
+                return e;
+            run = p;
+        }
+        enum st_err e = classify(l, p, hn);
+        if (e)
+            return e;
+        if (nl) {
+            p = nl + 1;
+            l->mid = 0;
+        } else {
+            p += hn;
+        }
+    }
+    return run < end ? l->out(l->ctx, run, (size_t)(end - run)) : ST_OK;
+}
+
+enum st_err slines_finish(struct slines *l)
+{
+    if (!l->hlen)
+        return ST_OK;
+    enum st_err e = classify(l, l->head, l->hlen);
+    if (!e)
+        e = l->out(l->ctx, l->head, l->hlen);
+    l->hlen = 0;
+    return e;
+}
+
+uint64_t slines_events(const struct slines *l)
+{
+    return l->events;
+}
+
+uint64_t slines_lost(const struct slines *l)
+{
+    return l->lost;
+}
+
+uint64_t slines_lost_lines(const struct slines *l)
+{
+    return l->lost_lines;
+}

@@ -16,8 +16,16 @@
  *    how many events the kernel overwrote before that dump read them
  *    (written - in buffer): those are summed as lost.
  *
+ *  - Counting what goes into the spool (slines): event lines (not `#`
+ *    comments, not blank), and trace_pipe's `CPU:N [LOST M EVENTS]` lines,
+ *    whose M are summed and which become `# CPU:N [LOST M EVENTS]`
+ *    comments both viewers skip (as the host's --stream does) — done while
+ *    spooling, so the conversion at the end can pass the text through as
+ *    fast as `--from-file` of the same text.
+ *
  * Memory: a line prefix of at most STEXT_LINE_MAX bytes is carried while a
- * dump's header is read; the rest of a dump streams through.
+ * dump's header is read, STEXT_HEAD_MAX while a line start is classified;
+ * the rest streams through.
  */
 #ifndef SYSTRACE_STREAMTEXT_H
 #define SYSTRACE_STREAMTEXT_H
@@ -60,6 +68,24 @@ enum st_err djoin_end(struct djoin *d);
 uint64_t djoin_lost(const struct djoin *d);
 /* Dumps begun so far. */
 unsigned djoin_dumps(const struct djoin *d);
+
+#define STEXT_HEAD_MAX 64
+
+struct slines;
+
+struct slines *slines_new(st_write_fn out, void *ctx);
+void slines_free(struct slines *l);
+/* An st_write_fn (ctx: the slines). */
+enum st_err slines_write(void *l, const void *p, size_t n);
+/* The end of the text: a line start still held is passed on. */
+enum st_err slines_finish(struct slines *l);
+uint64_t slines_events(const struct slines *l);
+uint64_t slines_lost(const struct slines *l);       /* the M of LOST lines */
+uint64_t slines_lost_lines(const struct slines *l);
+
+/* M of `CPU:N [LOST M EVENTS]` (0 for `CPU:N [LOST EVENTS]`); -1 when the
+ * line (n bytes, at most STEXT_HEAD_MAX looked at) is not one. */
+long long stext_lost(const char *p, size_t n);
 
 /* One header line (without LF): 1 with *in_buffer and *written set when it
  * is `# entries-in-buffer/entries-written: A/B ...`, else 0. */

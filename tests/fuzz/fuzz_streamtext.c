@@ -2,7 +2,9 @@
  * bytes (formats/atrace/streamtext.h): the pid line at the head of the
  * stream, fed in two pieces, and --async_dump outputs joined, the input cut
  * into dumps at every 0x01 byte and fed in chunks of data[0] bytes.  The
- * joined text never holds more than the input plus one LF per dump. */
+ * joined text never holds more than the input plus one LF per dump.  Then
+ * the spool's line counter over the same chunks: its output is the input
+ * plus "# " per LOST line. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -61,5 +63,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t a, b;
     stext_entries(p, size, &a, &b);
     djoin_free(d);
+    /* counting what is spooled: output = input + "# " per LOST line */
+    uint64_t sout = 0;
+    struct slines *l = slines_new(count, &sout);
+    if (!l)
+        return 0;
+    for (size_t off = 0; off < size; off += chunk)
+        slines_write(l, p + off, size - off < chunk ? size - off : chunk);
+    slines_finish(l);
+    if (sout != size + 2 * slines_lost_lines(l) ||
+        slines_events(l) + slines_lost_lines(l) > size)
+        __builtin_trap();
+    slines_free(l);
+    stext_lost(p, size);
     return 0;
 }

@@ -4,7 +4,9 @@
  * LF, garbage), joining --async_dump outputs (the first header kept,
  * later ones dropped, buffer-started lines kept, a missing last LF added,
  * the kernel's overwritten events summed from entries-in-buffer/
- * entries-written, long lines either way) at every chunk size.
+ * entries-written, long lines either way), and counting what is spooled
+ * (events, LOST lines summed and turned into comments), at every chunk
+ * size.
  */
 #include "testutil.h"
 
@@ -145,6 +147,58 @@ static void test_join_long(void **state)
     free(ev);
 }
 
+static void test_lost_line(void **state)
+{
+    (void)state;
+    assert_int_equal(stext_lost("CPU:3 [LOST 1234 EVENTS]", 24), 1234);
+    assert_int_equal(stext_lost("CPU:0 [LOST EVENTS]", 19), 0);
+    assert_int_equal(stext_lost("CPU:0 [LOST 12", 14), -1);
+    assert_int_equal(stext_lost("CPU: [LOST 1 EVENTS]", 20), -1);
+    assert_int_equal(stext_lost("  a-1 (1) [000] d..2 1.0: x", 27), -1);
+    assert_int_equal(stext_lost("CPU:1 [LOST 99999999999999999999999 EVENTS]", 43), -1);
+}
+
+static void test_slines(void **state)
+{
+    (void)state;
+    static const char in[] =
+        "CPU:2 [LOST 7 EVENTS]\n"
+        "  a-1 (1) [000] d..2 1.000001: sched_switch: x\n"
+        "# a comment\n"
+        "\n"
+        "CPU:0 [LOST EVENTS]\n"
+        "  b-2 (2) [001] d..2 2.000001: tracing_mark_write: B|2|"
+        "a name long enough to run past the head of the line, and then some more\n"
+        "CPU:1 [LOST 100 EVENTS]\n"
+        "  c-3 (3) [002] d..2 3.000001: sched_switch: z";
+    static const char want[] =
+        "# CPU:2 [LOST 7 EVENTS]\n"
+        "  a-1 (1) [000] d..2 1.000001: sched_switch: x\n"
+        "# a comment\n"
+        "\n"
+        "# CPU:0 [LOST EVENTS]\n"
+        "  b-2 (2) [001] d..2 2.000001: tracing_mark_write: B|2|"
+        "a name long enough to run past the head of the line, and then some more\n"
+        "# CPU:1 [LOST 100 EVENTS]\n"
+        "  c-3 (3) [002] d..2 3.000001: sched_switch: z";
+    for (size_t chunk = 1; chunk < sizeof(in); chunk++) {
+        struct memsink m;
+        dynbuf_init(&m.b, 1 << 20);
+        struct slines *l = slines_new(ms_write, &m);
+        size_t len = sizeof(in) - 1;
+        for (size_t off = 0; off < len; off += chunk)
+            assert_int_equal(slines_write(l, in + off, len - off < chunk ? len - off : chunk),
+                             ST_OK);
+        assert_int_equal(slines_finish(l), ST_OK);
+        assert_string_equal(dynbuf_str(&m.b), want);
+        assert_int_equal(slines_events(l), 3);
+        assert_int_equal(slines_lost(l), 107);
+        assert_int_equal(slines_lost_lines(l), 3);
+        slines_free(l);
+        dynbuf_free(&m.b);
+    }
+}
+
 static void test_header_text(void **state)
 {
     (void)state;
@@ -161,6 +215,8 @@ int main(void)
         cmocka_unit_test(test_join),
         cmocka_unit_test(test_join_long),
         cmocka_unit_test(test_header_text),
+        cmocka_unit_test(test_lost_line),
+        cmocka_unit_test(test_slines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,8 +102,10 @@ static int emit(struct sstream *s, const char *p, size_t n, int is_trace)
     struct sim_sink *out = s->c->out;
     if (s->limit && s->sent + n >= s->limit) {
         size_t k = (size_t)(s->limit - s->sent);
-        sink_write(out, p, k);
+        sink_write(out, p, k);      /* this much goes out before the drop */
         s->sent += k;
+        if (is_trace)
+            s->events += count_lines(p, k);
         sim_drop_here(s->dev, s->c->sh->stream, s->limit);
         return -1;
     }

@@ -76,6 +76,8 @@ struct capture {
     char **argv;                /* the command line, for the controller part */
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
+    int traced;                 /* every agent started: what is recorded from
+                                 * here on is a capture worth keeping */
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;

@@ -222,6 +222,7 @@ enum st_err ctl_start(struct ctl *r)
         e = ctl_explain(r->c, e);
         cleanup(r);
     }
+    r->c->traced = !e;
     return e;
 }
 

@@ -479,8 +479,8 @@ void astream_cleanup(struct atrace *a)
     adb_cmd_free(s->cmd);   /* closed: adbd hangs up atrace (SIGHUP) */
     s->cmd = NULL;
     a->c->dev_lock = NULL;
-    if (s->kept || sig_terminated())
-        return;
+    if (s->kept || sig_terminated() || !a->c->traced)
+        return;     /* a start that failed recorded nothing worth keeping */
     const char *kept = spool_keep(s);
     if (kept)
         a->c->ui.warn(a->c->ui.ctx, "the %llu bytes streamed are kept in %s (convert them "

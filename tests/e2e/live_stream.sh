@@ -105,6 +105,14 @@ run_st 0 --from-file twice.atrace -o kept.html -q
 [ "$(trace_block kept.html 1 | grep -vc '^#')" -gt 100 ] || fail "the kept stream does not convert"
 rm -f twice.atrace
 
+# -- SYSTRACE_KEEP_RAW=1: the streamed text kept beside the page, convertible
+SYSTRACE_KEEP_RAW=1 run_st 0 --stream -t 1 -o raw.html -e "$SIM_SERIAL" sched
+assert_contains out.txt "Raw trace text kept in raw.atrace"
+run_st 0 --from-file raw.atrace -o raw2.html -q
+assert_eq "the kept text converts to the same events" "$(page_events raw.html)" \
+    "$(trace_block raw2.html 1 | grep -vc '^#')"
+rm -f raw.atrace
+
 # -- --app-profile with a stream: method slices aligned on the streamed text
 run_st 0 --stream -t 1 -o prof.html --app-profile com.android.launcher3 -e "$SIM_SERIAL" view
 trace_block prof.html 3 | grep -q ' (methods)-[0-9]* (2000) .*: tracing_mark_write: B|2000|' ||

@@ -20,7 +20,7 @@
  * the kernel's overwrite mode: they are counted and a `CPU:0 [LOST N
  * EVENTS]` line takes their place.  What was served is counted in the
  * state file (streams, streamed_events, streamed_bytes, stream_lost) and
- * logged when the stream ends.  --no-stream: an atrace that predates
+ * logged with the stream's duration when it ends.  --no-stream: an atrace that predates
  * --stream (sim_atrace.c refuses the option).
  */
 #include "sim_atrace.h"
@@ -49,7 +49,7 @@ struct sstream {
     char *buf, *scratch;
     uint64_t sent, limit;       /* bytes written; --disconnect-after */
     uint64_t cap_ns;            /* the time the kernel buffer holds */
-    uint64_t events, lost, last_state;
+    uint64_t events, lost, last_state, t0;
     uint64_t counted_events, counted_bytes, counted_lost;
 };
 
@@ -209,9 +209,9 @@ static void teardown(struct sstream *s, const char *how)
 {
     count(s, 1);
     char msg[200];
-    snprintf(msg, sizeof(msg), "%llu events, %llu bytes, %llu lost; %s",
+    snprintf(msg, sizeof(msg), "%llu events, %llu bytes, %llu lost in %.3f s; %s",
              (unsigned long long)s->events, (unsigned long long)s->sent,
-             (unsigned long long)s->lost, how);
+             (unsigned long long)s->lost, (double)(sim_now_ns() - s->t0) / 1e9, how);
     sim_log(s->dev, "stream", msg);
     sim_run_end(s->dev, s->pid);
     tracegen_free(s->g);
@@ -230,6 +230,7 @@ int sim_atrace_stream(struct sh_cmd *c, uint64_t cats, int buffer_kb, const char
     s.c = c;
     s.dev = dev;
     s.pid = c->sh->execing ? c->sh->pid : sim_alloc_pid(dev);
+    s.t0 = sim_now_ns();
     if (sim_run_start(dev, s.pid)) {
         sink_puts(c->err, "atrace: fork: Resource temporarily unavailable\n");
         return 1;

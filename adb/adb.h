@@ -238,6 +238,37 @@ enum st_err adb_stream_script(struct adb_device *d, enum adb_mode mode,
                               const char *script, const struct adb_sink *sink,
                               int *exit_code);
 
+/* ---- a command read piece by piece -------------------------------------- */
+
+/* A command that runs for as long as it likes (atrace --stream: a trace
+ * streamed for hours) and is read a slice at a time, so the caller can do
+ * other things in between and decide when it has waited enough.  No step
+ * timeout applies to its reading: each adb_cmd_read says how long to wait.
+ * The command is the trusted script text as given (quote arguments with
+ * adb_quote_argv); close-stdin is sent right after a shell v2 open. */
+struct adb_cmd;
+
+/* Open the command (detail in adb_device_error on failure). */
+enum st_err adb_cmd_start(struct adb_device *d, enum adb_mode mode, const char *script,
+                          struct adb_cmd **out);
+/* Wait up to wait_ms for output and hand what arrived (one read) to the
+ * sink.  ST_OK: something arrived, or the command ended (adb_cmd_ended);
+ * ST_ETIMEOUT: nothing came, it goes on; ST_EINTR: the cancel fd; other
+ * codes: the stream broke (ST_ECLOSED: a shell v2 stream ended without an
+ * exit status, e.g. the link dropped), detail in adb_cmd_error. */
+enum st_err adb_cmd_read(struct adb_cmd *c, const struct adb_sink *sink, int wait_ms);
+/* 1 once the command ended (its exit status, or the end of its stream
+ * when the channel has none). */
+int adb_cmd_ended(const struct adb_cmd *c);
+/* Its exit status, or ADB_EXIT_UNKNOWN. */
+int adb_cmd_exit_code(const struct adb_cmd *c);
+/* Reads watch fd (-1: none) instead of the device's cancel fd. */
+void adb_cmd_set_cancel_fd(struct adb_cmd *c, int fd);
+const char *adb_cmd_error(const struct adb_cmd *c);
+/* Closes the stream: a command still running is hung up on by adbd.
+ * NULL is a no-op. */
+void adb_cmd_free(struct adb_cmd *c);
+
 /* ---- quoting ------------------------------------------------------------ */
 
 /* Append arg single-quoted for the device sh ('it'\''s'), preceded by a

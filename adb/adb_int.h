@@ -138,6 +138,12 @@ struct adb_stream {
     char err[ADB_ERRLEN];
 };
 
+/* The service string for a command in mode (adb_shell.c): "shell,v2,raw:CMD",
+ * "shell:CMD" or "exec:CMD"; *v2 says whether its output is framed.  Detail
+ * in d->err. */
+enum st_err adb_shell_service(struct adb_device *d, enum adb_mode mode, const char *cmd,
+                              struct dynbuf *svc, int *v2);
+
 /* A stream that is a plain conn (server path after the switch). */
 struct adb_stream *adb_stream_from_conn(struct adb_conn *c);
 

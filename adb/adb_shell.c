@@ -17,8 +17,8 @@
 
 #define READ_CHUNK (64u * 1024)
 
-static enum st_err build_service(struct adb_device *d, enum adb_mode mode,
-                                 const char *cmd, struct dynbuf *svc, int *v2)
+enum st_err adb_shell_service(struct adb_device *d, enum adb_mode mode, const char *cmd,
+                              struct dynbuf *svc, int *v2)
 {
     int have_v2 = adb_device_has_feature(d, "shell_v2");
     const char *prefix = "shell:";
@@ -145,7 +145,7 @@ static enum st_err stream_cmdline(struct adb_device *d, enum adb_mode mode,
         *exit_code = ADB_EXIT_UNKNOWN;
     d->err[0] = '\0';
     dynbuf_init(&svc, ADB_REQUEST_MAX);
-    enum st_err e = build_service(d, mode, cmd, &svc, &v2);
+    enum st_err e = adb_shell_service(d, mode, cmd, &svc, &v2);
     if (!e)
         e = adb_stream_open(d, dynbuf_str(&svc), &st);
     dynbuf_free(&svc);

@@ -24,6 +24,9 @@ struct agent_ops {
     enum st_err (*collect)(void *state, struct tracewriter *w);
     void (*cleanup)(void *state);               /* may be NULL */
     void (*destroy)(void *state);
+    /* may be NULL: 1 once its tracing ended on its own while the capture
+     * waits (a stream that broke off), so the wait need not go on */
+    int (*ended)(void *state);
 };
 
 /* NULL-terminated, in output order: process dump, atrace, ftrace,

@@ -14,6 +14,7 @@
 #include "lib/dynbuf.h"
 
 struct adb_device;
+struct fairlock;
 struct tracefs;
 
 enum capture_target { TARGET_ANDROID, TARGET_LINUX };
@@ -34,7 +35,8 @@ struct capture_opts {
     int compress;
     const char *app_profile;    /* process to method-trace, or NULL */
     int app_profile_sampling;   /* µs; 0: instrumented */
-    int stream;                 /* read trace_pipe while tracing */
+    int stream;                 /* read the trace while tracing (linux: the
+                                 * per-CPU trace_pipes; android: atrace --stream) */
 };
 
 struct capture_ui {
@@ -44,6 +46,9 @@ struct capture_ui {
     void (*warn)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
     /* bytes of trace received so far (collection progress) */
     void (*progress)(void *ctx, uint64_t bytes);
+    /* a stream's totals so far, while tracing (may be called from the
+     * stream's own thread) */
+    void (*stream)(void *ctx, uint64_t bytes, uint64_t events);
     void *ctx;
 };
 
@@ -54,6 +59,9 @@ struct capture {
     struct adb_device *dev;     /* android target */
     int dev_gone;               /* it dropped and did not come back in time:
                                  * no more waiting for it (devcmd.h) */
+    /* while a thread of the capture streams from the device: every use of
+     * dev takes this lock (devcmd.h does); NULL: only one thread uses it */
+    struct fairlock *dev_lock;
     unsigned dev_waits;         /* times it dropped and came back */
     int host;                   /* linux target: this machine's kernel */
     struct tracefs *tfs;        /* linux target: its tracefs (ftrace_fs.h) */
@@ -68,6 +76,8 @@ struct capture {
     char **argv;                /* the command line, for the controller part */
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
+    int traced;                 /* every agent started: what is recorded from
+                                 * here on is a capture worth keeping */
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;

@@ -180,6 +180,11 @@ uint64_t outfile_tell(const struct outfile *o)
     return o->written;
 }
 
+enum st_err outfile_flush(struct outfile *o)
+{
+    return drain(o);
+}
+
 static enum st_err copy_range(struct outfile *o, uint64_t from, uint64_t to,
                               uint64_t len, int backwards)
 {

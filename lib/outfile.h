@@ -42,6 +42,9 @@ enum st_err outfile_open(const char *path, struct outfile **out);
 enum st_err outfile_open_flags(const char *path, int flags, struct outfile **out);
 enum st_err outfile_write(struct outfile *o, const void *p, size_t n);
 uint64_t outfile_tell(const struct outfile *o);
+/* Wait until every byte written so far is in the temporary file, so it
+ * can be read back (a --stream spool converted at the end). */
+enum st_err outfile_flush(struct outfile *o);
 
 /* Make the contents [0, a) followed by [b, end).  b > a drops a range;
  * b < a repeats [b, a).  Both offsets must be <= tell. */

@@ -240,7 +240,13 @@ static int run_several(struct live *l)
     set_hint(l);
     struct dynbuf err;
     dynbuf_init(&err, 4096);
-    enum st_err e = ctl_wait(l->d[0].c.opt, &l->hooks, &l->u, l->sigfd, &err);
+    struct ctl **ctls = calloc(l->n, sizeof(*ctls));
+    size_t nc = 0;
+    for (size_t i = 0; ctls && i < l->n; i++)
+        if (l->d[i].started)
+            ctls[nc++] = l->d[i].ctl;
+    enum st_err e = ctl_wait(l->d[0].c.opt, &l->hooks, &l->u, l->sigfd, ctls, nc, &err);
+    free(ctls);
     if (e) {
         fprintf(stderr, "systrace: %s\n", dynbuf_str(&err));
         run_parallel(l, PH_ABORT);
@@ -273,7 +279,7 @@ static int run_one(struct live *l)
     }
     sig_set_hint(d->stop_hint);
     if ((rc = devrun_start(d, NULL)) == EXIT_OK) {
-        enum st_err e = ctl_wait(d->c.opt, &d->c.ui, &l->u, l->sigfd, &d->c.err);
+        enum st_err e = ctl_wait(d->c.opt, &d->c.ui, &l->u, l->sigfd, &d->ctl, 1, &d->c.err);
         if (e) {
             devrun_abort(d, e);
             result_report_error(&d->res, d->c.serial, dynbuf_str(&d->c.err));

@@ -64,10 +64,32 @@ static int check_signals(const struct capture_ui *ui)
     return 0;
 }
 
-/* Wait -t, or for Enter; Enter also ends a timed wait on a TTY. */
-static enum st_err wait_loop(const struct capture_opts *o, const struct capture_ui *ui,
-                             struct ui *u, int sigfd)
+int ctl_ended(struct ctl *r)
 {
+    for (int i = 0; r && i < r->started; i++)
+        if (r->ops[i]->ended && r->ops[i]->ended(r->st[i]))
+            return 1;
+    return 0;
+}
+
+/* Every capture's tracing ended on its own: nothing left to wait for. */
+static int all_ended(struct ctl *const *ctls, size_t n, const struct capture_ui *ui)
+{
+    size_t k = 0;
+    while (k < n && ctl_ended(ctls[k]))
+        k++;
+    if (!n || k < n)
+        return 0;
+    ui->note(ui->ctx, "The trace stream ended on its own: collecting what arrived");
+    return 1;
+}
+
+/* Wait -t, or for Enter; Enter also ends a timed wait on a TTY.  A wait
+ * with streams looks at them four times a second. */
+static enum st_err wait_loop(const struct capture_opts *o, const struct capture_ui *ui,
+                             struct ui *u, int sigfd, struct ctl *const *ctls, size_t nctl)
+{
+    int tick = o->stream ? 250 : 1000;
     long t = o->time_ms;
     int use_stdin = t <= 0 || isatty(STDIN_FILENO);
     double start = capture_now_us(), end = start + (t > 0 ? (double)t * 1e3 : 0);
@@ -80,8 +102,10 @@ static enum st_err wait_loop(const struct capture_opts *o, const struct capture_
         if (t > 0 && left <= 0)
             break;
         ui_countdown(u, t > 0 ? (int)(left / 1e6 + 0.999) : -1, (int)((now - start) / 1e6));
+        if (all_ended(ctls, nctl, ui))
+            break;
         struct pollfd p[2] = {{sigfd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-        int ms = t > 0 ? (left < 1e6 ? (int)(left / 1e3) + 1 : 1000) : 1000;
+        int ms = t > 0 && left < tick * 1e3 ? (int)(left / 1e3) + 1 : tick;
         int k = poll(p, use_stdin ? 2 : 1, ms);
         if (k < 0)
             continue;   /* EINTR: the pipe says why */
@@ -103,9 +127,10 @@ static enum st_err wait_loop(const struct capture_opts *o, const struct capture_
 }
 
 enum st_err ctl_wait(const struct capture_opts *o, const struct capture_ui *hooks,
-                     struct ui *u, int sigfd, struct dynbuf *err)
+                     struct ui *u, int sigfd, struct ctl *const *ctls, size_t n,
+                     struct dynbuf *err)
 {
-    enum st_err e = wait_loop(o, hooks, u, sigfd);
+    enum st_err e = wait_loop(o, hooks, u, sigfd, ctls, n);
     ui_endline(u);
     if (e == ST_EINTR && err)
         dynbuf_addstr(err, sig_terminated() ? "terminated while tracing; tracing stopped, "
@@ -197,6 +222,7 @@ enum st_err ctl_start(struct ctl *r)
         e = ctl_explain(r->c, e);
         cleanup(r);
     }
+    r->c->traced = !e;
     return e;
 }
 
@@ -240,7 +266,7 @@ enum st_err controller_run(struct capture *c, struct ui *u, struct tracewriter *
     sig_set_hint(c->stop_hint);     /* from here on the device may be tracing */
     if (!e)
         e = ctl_start(r);
-    if (!e && (e = ctl_wait(c->opt, &c->ui, u, sigfd, &c->err)))
+    if (!e && (e = ctl_wait(c->opt, &c->ui, u, sigfd, &r, 1, &c->err)))
         ctl_abort(r);
     if (!e) {
         c->ui.note(c->ui.ctx, "Tracing completed. Collecting output...");

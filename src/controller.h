@@ -34,10 +34,15 @@ enum st_err ctl_collect(struct ctl *r, struct tracewriter *w);
 void ctl_abort(struct ctl *r);
 void ctl_free(struct ctl *r);
 
-/* Wait -t, or for Enter, or a signal: ST_OK to collect, ST_EINTR when
- * terminated or interrupted twice (detail in err).  Notes go through ui. */
+/* Wait -t, or for Enter, or a signal, or until every one of the n
+ * captures has ended on its own (ctl_ended): ST_OK to collect, ST_EINTR
+ * when terminated or interrupted twice (detail in err).  Notes go through
+ * hooks. */
 enum st_err ctl_wait(const struct capture_opts *o, const struct capture_ui *hooks,
-                     struct ui *u, int sigfd, struct dynbuf *err);
+                     struct ui *u, int sigfd, struct ctl *const *ctls, size_t n,
+                     struct dynbuf *err);
+/* 1 if an agent's tracing ended on its own (a stream broke off). */
+int ctl_ended(struct ctl *r);
 
 /* The failure of a collection as the user reads it: the deadline or the
  * interrupt named, the agent's detail kept. */

@@ -87,6 +87,16 @@ const struct optdef st_optdefs[] = {
      "SYSTRACE_OPEN=1",
      "The browser is started detached and never waited for; when none can be started a "
      "warning says so and the run still succeeds."},
+    {"stream", 0, NULL, OPT_STREAM, SEC_GENERAL, 0,
+     "read the trace while tracing, so a capture of any length keeps every event (spooled "
+     "beside the output): on Android through the device's atrace --stream, with "
+     "--target=linux through each CPU's trace_pipe",
+     "Host memory stays flat; the page is the usual one (split into blocks when huge). On a "
+     "terminal the line while tracing shows the bytes and events received and the rate. Lost "
+     "events are counted and reported. A device whose atrace cannot stream (before Android "
+     "7) has its trace buffer dumped every second instead, with a warning. If the stream "
+     "breaks off (a dropped link), what arrived is kept as OUT.atrace and the message gives "
+     "the command that converts it."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},
@@ -132,11 +142,6 @@ const struct optdef st_optdefs[] = {
     {"ftrace-categories", 0, "a,b", OPT_FTRACE_CATS, SEC_FTRACE, 0,
      "categories as a comma list (default sched); -l lists them; SUBSYSTEM/EVENT names one "
      "kernel event, SUBSYSTEM/* a subsystem", NULL},
-    {"stream", 0, NULL, OPT_STREAM, SEC_FTRACE, 0,
-     "read the trace while tracing, so a capture of any length keeps every event (spooled "
-     "beside the output)",
-     "Lost events are reported. With --target=linux only."},
-
     {"viewer", 0, "FILE", OPT_VIEWER, SEC_VIEWER, 0,
      "trace viewer HTML to embed (webcomponents.min.js beside it); default: "
      "$SYSTRACE_VIEWER, the --update-viewer download, Debian's golang-1.19-src copy, the "

@@ -337,10 +337,6 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
         snprintf(err, errlen, "several devices need --target=android");
         return 2;
     }
-    if (o->stream && o->target != TARGET_LINUX) {
-        snprintf(err, errlen, "--stream needs --target=linux");
-        return 2;
-    }
     if (pick_categories(o, argc, argv, atrace_cats)) {
         snprintf(err, errlen, "out of memory");
         return 2;

@@ -57,7 +57,7 @@ struct st_options {
     const char *method_json;            /* --method-json OUT (input positional) */
     const char *app_profile;            /* --app-profile PROCESS (live capture) */
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
-    int stream;                 /* --stream (linux): read trace_pipe while tracing */
+    int stream;                 /* --stream: read the trace while tracing */
     int open;                   /* --open or $SYSTRACE_OPEN */
     const struct preset *presets[8];    /* --preset, in order */
     size_t npresets;

@@ -12,7 +12,9 @@
  * part is only written when the viewer can use it; after any error or
  * interrupt, cleanup resets the device as atrace's own cleanup does
  * (tracing off, categories and app tags cleared, 1 KB buffer), which a
- * killed atrace never did.
+ * killed atrace never did.  --stream (atrace_stream.c) replaces the
+ * stop and the dump with the device's own atrace --stream read while
+ * tracing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,8 @@ static enum st_err clock_sync(void *state)
 static enum st_err stop(void *state)
 {
     struct atrace *a = state;
+    if (a->stream)
+        return astream_stop(a);
     a->t_stop_us = capture_now_us();
     if (a->c->sdk >= 23)
         return ST_OK;   /* --async_stop in collect stops and dumps */
@@ -108,7 +112,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
     a->c->ui.progress(a->c->ui.ctx, done);
 }
 
-static enum st_err load_tgids(struct atrace *a, struct tgid_map *m)
+enum st_err atrace_load_tgids(struct atrace *a, struct tgid_map *m)
 {
     struct adb_result r;
     enum st_err e = dev_script(a->c, "echo -n /proc/[0-9]*/task/[0-9]*", PROC_LIST_MAX, &r);
@@ -341,8 +345,7 @@ static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
 /* Ends the capture as catapult does on old devices, and resets the device
  * after any failure: atrace's own cleanup (tracing off, categories and app
  * tags cleared, buffer back to 1 KB), its dump thrown away on the device. */
-static enum st_err reset_device(struct atrace *a, const char *const *argv, char *why,
-                                size_t n)
+enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, size_t n)
 {
     struct capture *c = a->c;
     struct dynbuf s;
@@ -369,10 +372,12 @@ static enum st_err collect(void *state, struct tracewriter *w)
 {
     struct atrace *a = state;
     struct capture *c = a->c;
+    if (a->stream)
+        return astream_collect(a, w);
     struct tgid_map *m = tgid_map_new();
     if (!m)
         return ST_ENOMEM;
-    enum st_err e = load_tgids(a, m);
+    enum st_err e = atrace_load_tgids(a, m);
     if (!e)
         e = tw_begin(w, "systemTraceEvents");
     if (!e)
@@ -386,7 +391,7 @@ static enum st_err collect(void *state, struct tracewriter *w)
         const char **argv = atrace_plan_argv(&a->plan, "-t 0");
         char why[256];
         if (argv)
-            reset_device(a, argv, why, sizeof(why));
+            atrace_reset(a, argv, why, sizeof(why));
         free(argv);
     }
     return e;
@@ -399,6 +404,8 @@ static enum st_err collect(void *state, struct tracewriter *w)
 static void cleanup(void *state)
 {
     struct atrace *a = state;
+    if (a)
+        astream_cleanup(a);
     if (!a || !a->dirty)
         return;
     struct capture *c = a->c;
@@ -409,7 +416,7 @@ static void cleanup(void *state)
     struct dynbuf saved;    /* the error being reported stays as it is */
     dynbuf_init(&saved, 65536);
     dynbuf_addstr(&saved, dynbuf_str(&c->err));
-    enum st_err e = reset_device(a, argv, why, sizeof(why));
+    enum st_err e = atrace_reset(a, argv, why, sizeof(why));
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&saved));
     dynbuf_free(&saved);
@@ -431,7 +438,15 @@ static void destroy(void *state)
     atrace_cats_free(&a->avail);
     atrace_plan_free(&a->plan);
     dynbuf_free(&a->errtext);
+    if (a->stream)
+        a->c->dev_lock = NULL;
+    astream_free(a->stream);
     free(a);
+}
+
+static int ended(void *state)
+{
+    return astream_ended(state);
 }
 
 const struct agent_ops atrace_agent = {
@@ -443,4 +458,5 @@ const struct agent_ops atrace_agent = {
     .collect = collect,
     .cleanup = cleanup,
     .destroy = destroy,
+    .ended = ended,
 };

@@ -1,7 +1,8 @@
 /*
- * Internals of the atrace agent, shared by its two files: atrace_start.c
- * (categories, the plan, starting atrace) and atrace.c (clock sync,
- * stopping, the dump and its retry, resetting the device).
+ * Internals of the atrace agent, shared by its files: atrace_start.c
+ * (categories, the plan, starting atrace), atrace.c (clock sync,
+ * stopping, the dump and its retry, resetting the device), and for
+ * --stream atrace_stream.c, atrace_dumps.c and atrace_spool.c.
  */
 #ifndef SYSTRACE_ATRACE_INT_H
 #define SYSTRACE_ATRACE_INT_H
@@ -16,11 +17,15 @@
 
 #define LIST_MAX (1u << 20)
 
+struct astream;
+
 struct atrace {
     struct capture *c;
     struct atrace_cats avail;
     struct atrace_plan plan;
     int compress;
+    int buf_kb;             /* -b for the plan instead of the user's; 0: theirs */
+    int warned;             /* unavailable categories named */
     int dirty;              /* the device may be tracing or keep our categories,
                              * app tags and buffer: cleanup resets it */
     double t_start_us, t_stop_us;   /* host times tracing ran */
@@ -31,6 +36,7 @@ struct atrace {
     struct outfile *raw;    /* the dump as received, kept only if collection fails */
     uint64_t raw_bytes;
     struct dynbuf errtext;  /* stderr of the dump command */
+    struct astream *stream; /* --stream (atrace_stream.c) */
 };
 
 /* c->err = "what: detail" */
@@ -38,5 +44,26 @@ enum st_err atrace_fail(struct capture *c, enum st_err e, const char *what,
                         const char *detail);
 enum st_err atrace_create(struct capture *c, void **state);
 enum st_err atrace_start(void *state);
+/* atrace_start.c: the plan (unavailable categories warned about once);
+ * `atrace ... --async_start` (retried without -z when refused); atrace
+ * said it did not start (how: "--async_start", "--stream"). */
+enum st_err atrace_make_plan(struct atrace *a);
+enum st_err atrace_async_start(struct atrace *a);
+enum st_err atrace_start_failed_msg(struct atrace *a, const char *how, const char *out,
+                                    const char *err);
+/* atrace.c: the device's TID -> PID listing; reset the device with argv
+ * (atrace's own cleanup; why: the reason it could not be) */
+enum st_err atrace_load_tgids(struct atrace *a, struct tgid_map *m);
+enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, size_t n);
+
+/* atrace_stream.c: --stream, on its own thread (atrace_spool.c converts
+ * what arrived, atrace_dumps.c is the fallback for an atrace without
+ * --stream: periodic --async_dump). */
+enum st_err astream_start(struct atrace *a);
+enum st_err astream_stop(struct atrace *a);
+enum st_err astream_collect(struct atrace *a, struct tracewriter *w);
+void astream_cleanup(struct atrace *a);
+int astream_ended(const struct atrace *a);
+void astream_free(struct astream *s);
 
 #endif

@@ -5,7 +5,9 @@
  * `atrace --async_start`, retried without -z when the device's atrace
  * cannot compress.  A start atrace reports only on stderr (it exits 0
  * after "unable to start tracing", e.g. -k on a user build) fails here,
- * saying when root is what is missing.
+ * saying when root is what is missing.  With --stream the start is
+ * astream_start's (atrace_stream.c), which comes back here for a device
+ * whose atrace cannot stream.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -86,17 +88,22 @@ static enum st_err none_available(struct atrace *a, const char *list)
     return ST_EINVAL;
 }
 
-static enum st_err make_plan(struct atrace *a)
+/* The plan for a->compress and a->buf_kb (0: the user's -b); the
+ * unavailable categories are named once per capture. */
+enum st_err atrace_make_plan(struct atrace *a)
 {
     struct dynbuf unavailable;
     dynbuf_init(&unavailable, 65536);
     atrace_plan_free(&a->plan);
-    enum st_err e = atrace_plan_make(a->c->opt, &a->avail, a->compress, &a->plan,
-                                     &unavailable);
+    struct capture_opts o = *a->c->opt;
+    if (a->buf_kb)
+        o.buf_kb = a->buf_kb;
+    enum st_err e = atrace_plan_make(&o, &a->avail, a->compress, &a->plan, &unavailable);
     if (!e && !a->plan.nkept && a->c->opt->ncategories)
         e = none_available(a, dynbuf_str(&unavailable));
-    else if (!e && unavailable.len)
+    else if (!e && unavailable.len && !a->warned)
         warn_unavailable(a, dynbuf_str(&unavailable));
+    a->warned = 1;
     dynbuf_free(&unavailable);
     return e;
 }
@@ -111,7 +118,7 @@ enum st_err atrace_create(struct capture *c, void **state)
         return ST_ENOMEM;
     *state = a;
     a->c = c;
-    a->compress = c->opt->compress;
+    a->compress = c->opt->compress && !c->opt->stream;   /* a stream is text */
     dynbuf_init(&a->errtext, 64 * 1024);
     if (c->sdk < 18) {
         dynbuf_reset(&c->err);
@@ -120,18 +127,20 @@ enum st_err atrace_create(struct capture *c, void **state)
         return ST_EUNSUPPORTED;
     }
     enum st_err e = list_categories(a);
-    return e ? e : make_plan(a);
+    return e ? e : atrace_make_plan(a);
 }
 
 /* atrace did not start: say why in one line, and that root is needed when
  * that is the reason (-k on a user build: current_tracer is root's). */
-static enum st_err start_failed(struct atrace *a, const struct adb_result *r)
+enum st_err atrace_start_failed_msg(struct atrace *a, const char *how, const char *out,
+                                    const char *err)
 {
     struct capture *c = a->c;
-    char line[256];
-    dev_first_line(r->err_len ? r->err : r->out, line, sizeof(line));
-    atrace_fail(c, ST_EDEVICE, "atrace --async_start failed", line);
-    int denied = strstr(r->out, "Permission denied") || strstr(r->err, "Permission denied");
+    char line[256], what[64];
+    dev_first_line(*err ? err : out, line, sizeof(line));
+    snprintf(what, sizeof(what), "atrace %s failed", how);
+    atrace_fail(c, ST_EDEVICE, what, line);
+    int denied = strstr(out, "Permission denied") || strstr(err, "Permission denied");
     if (!c->root && c->opt->kfuncs)
         dynbuf_addstr(&c->err, "; kernel function tracing (-k) needs root: on a userdebug "
                                "or eng build run `adb root` first");
@@ -141,9 +150,8 @@ static enum st_err start_failed(struct atrace *a, const struct adb_result *r)
     return ST_EDEVICE;
 }
 
-enum st_err atrace_start(void *state)
+enum st_err atrace_async_start(struct atrace *a)
 {
-    struct atrace *a = state;
     for (;;) {
         const char **argv = atrace_plan_argv(&a->plan, "--async_start");
         if (!argv)
@@ -160,13 +168,13 @@ enum st_err atrace_start(void *state)
             a->c->ui.warn(a->c->ui.ctx, "the device's atrace cannot compress (-z); "
                                         "tracing uncompressed");
             a->compress = 0;
-            if ((e = make_plan(a)))
+            if ((e = atrace_make_plan(a)))
                 return e;
             continue;
         }
         /* atrace reports some failures only on stderr and exits 0 */
         if ((rc != 0 && rc != ADB_EXIT_UNKNOWN) || atrace_start_failed(r.out, r.err)) {
-            e = start_failed(a, &r);
+            e = atrace_start_failed_msg(a, "--async_start", r.out, r.err);
             adb_result_free(&r);
             return e;
         }
@@ -174,4 +182,10 @@ enum st_err atrace_start(void *state)
         a->t_start_us = capture_now_us();
         return ST_OK;
     }
+}
+
+enum st_err atrace_start(void *state)
+{
+    struct atrace *a = state;
+    return a->c->opt->stream ? astream_start(a) : atrace_async_start(a);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "lib/debug.h"
+#include "lib/fairlock.h"
 #include "lib/signals.h"
 
 #define RC_MARK "__systrace_rc="
@@ -90,8 +91,10 @@ enum st_err dev_wait_back(struct capture *c, const char *why, const char *then)
                           "for it to come back%s", why, s, then ? then : "");
     double t0 = capture_now_us();
     enum st_err e = settle();
+    fairlock_acquire(c->dev_lock);
     if (!e)
         e = adb_device_wait(c->dev, s * 1000 - SETTLE_MS);
+    fairlock_release(c->dev_lock);
     dynbuf_reset(&c->err);
     if (!e) {
         ST_DBG(DBG_ATRACE, "device back after %.1f s", (capture_now_us() - t0) / 1e6);
@@ -113,8 +116,8 @@ static void no_result(struct adb_result *r)
     r->err = calloc(1, 1);
 }
 
-static enum st_err run_once(struct capture *c, const char *script, size_t max,
-                            struct adb_result *r)
+static enum st_err run_locked(struct capture *c, const char *script, size_t max,
+                              struct adb_result *r)
 {
     enum st_err e;
     if (adb_device_has_feature(c->dev, "shell_v2"))
@@ -126,6 +129,16 @@ static enum st_err run_once(struct capture *c, const char *script, size_t max,
     e = adb_run_script(c->dev, ADB_SHELL_LEGACY, dynbuf_str(&s), max, r);
     dynbuf_free(&s);
     return finish(c, e, script, r);
+}
+
+/* One try, the device taken for it (a stream reader may share it). */
+static enum st_err run_once(struct capture *c, const char *script, size_t max,
+                            struct adb_result *r)
+{
+    fairlock_acquire(c->dev_lock);
+    enum st_err e = run_locked(c, script, max, r);
+    fairlock_release(c->dev_lock);
+    return e;
 }
 
 enum st_err dev_script(struct capture *c, const char *script, size_t max,

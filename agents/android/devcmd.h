@@ -10,6 +10,9 @@
  * wait-for-device` would, and the command is run once more.  A device
  * that does not come back is remembered (capture.dev_gone), so later
  * commands fail at once instead of waiting again.
+ *
+ * While a stream reader thread shares the device (capture.dev_lock),
+ * every command and wait here takes the lock for its duration.
  */
 #ifndef SYSTRACE_DEVCMD_H
 #define SYSTRACE_DEVCMD_H

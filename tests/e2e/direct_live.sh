@@ -1,6 +1,8 @@
 # Live capture with no adb server at all: --transport auto finds nothing
 # at the server port and talks to the simulator over direct TCP, signing
-# the simulator's token with ~/.android/adbkey (already trusted).
+# the simulator's token with ~/.android/adbkey (already trusted).  Also
+# --stream over it, where the stream's reader and the other commands
+# (clock sync, ps, kill) share the one connection.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 . "$TOP/tests/direct-env.sh"
@@ -31,6 +33,16 @@ done
 for st in "$first_state" "$DSIM_STATE"; do
     [ "$(sed -n 's/^tracing_on=//p' "$st")" = 0 ] || fail "direct: a device left tracing"
 done
+# --stream over direct TCP: every event the device served is in the page
+dsim_start --auth-keys "$T/trusted" --event-rate 40000
+run_st 0 --transport direct -e "$DSIM_SERIAL" --stream -t 2 -o stream.html --app-profile \
+    com.android.launcher3 sched gfx view
+n=$(sed -n 's/^stream \([0-9]*\) events, .*; stopped by SIGINT$/\1/p' "$DSIM_LOG")
+[ -n "$n" ] || fail "direct --stream: the device did not stream"
+assert_eq "direct --stream: events" "$n" "$(trace_block stream.html 2 | grep -vc '^#')"
+grep -q "^run kill -INT " "$DSIM_LOG" || fail "direct --stream: no kill"
+grep -q "^run am profile stop " "$DSIM_LOG" || fail "direct --stream: no am profile stop"
+[ "$(sed -n 's/^tracing_on=//p' "$DSIM_STATE")" = 0 ] || fail "direct --stream: left tracing"
 # several devices and no key yet: one key is made (whole, 0600) and both use it
 export HOME="$T/home2"; mkdir -p "$HOME"
 : >keys_new

@@ -33,6 +33,7 @@ struct sim_opts {
     int old_protocol;
     int crlf;                   /* shell: output through a PTY (\r\n) */
     int overflow;
+    int no_stream;              /* atrace without --stream (before Android 7) */
     int drop_markers;           /* trace_marker writes succeed but vanish */
     uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
     uint64_t disconnect_pull_after; /* bytes of a sync RECV; 0 = never */
@@ -58,11 +59,17 @@ struct sim_opts {
 struct sim_sink {
     int (*write)(struct sim_sink *k, const void *p, size_t n);
     int (*close)(struct sim_sink *k);   /* may be NULL; frees the sink */
+    int (*flush)(struct sim_sink *k);   /* may be NULL: send what is held */
 };
 
 static inline int sink_write(struct sim_sink *k, const void *p, size_t n)
 {
     return n ? k->write(k, p, n) : 0;
+}
+
+static inline int sink_flush(struct sim_sink *k)
+{
+    return k->flush ? k->flush(k) : 0;
 }
 int sink_puts(struct sim_sink *k, const char *s);
 int sink_printf(struct sim_sink *k, const char *fmt, ...)
@@ -91,6 +98,14 @@ struct sim_setprop {
 
 #define SIM_NEVER INT64_MAX
 
+/* Commands that run until signalled (atrace --stream), for `kill`. */
+#define SIM_MAX_RUNNING 64
+
+struct sim_running {
+    int pid;                    /* 0: free slot */
+    int sig;                    /* pending signal, 0: none */
+};
+
 struct sim_device {
     struct sim_opts opt;
     pthread_mutex_t lock;   /* guards trace state, profiles, props, pids */
@@ -102,6 +117,7 @@ struct sim_device {
     FILE *log;
     pthread_mutex_t log_lock;
     int next_pid;               /* pids for shell sessions */
+    struct sim_running running[SIM_MAX_RUNNING];    /* guarded by lock */
     /* --reconnect-after: the link is down until this CLOCK_MONOTONIC ns
      * (0: up; UINT64_MAX: for good); guarded by lock */
     uint64_t down_until_ns;
@@ -133,5 +149,12 @@ int sim_parse_u64(const char *s, uint64_t *out);
 
 /* A fresh pid for a shell session (realistic range). */
 int sim_alloc_pid(struct sim_device *dev);
+
+/* The process table of long-running commands (sim_kill.c): a command
+ * registers its pid while it runs and polls for a signal `kill` sent it.
+ * sim_run_start returns -1 when the table is full. */
+int sim_run_start(struct sim_device *dev, int pid);
+int sim_run_signal(struct sim_device *dev, int pid);   /* pending, 0: none */
+void sim_run_end(struct sim_device *dev, int pid);
 
 #endif

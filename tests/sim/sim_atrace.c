@@ -3,7 +3,7 @@
  *
  *   atrace [-z] [-t N] [-b N] [-a APPS] [-k FUNCS] [-c] [-n] [-s N]
  *          [-o FILE] [categories...] [--async_start | --async_stop |
- *          --async_dump | --list_categories]
+ *          --async_dump | --stream | --list_categories]
  *
  * Options may follow the categories (getopt permutes).  Output as real
  * atrace prints it: a start prints "capturing trace..." (no newline), a
@@ -15,7 +15,8 @@
  * (see kfuncs_denied).
  * Deviations chosen and documented: an unknown category fails like real
  * atrace (error message, exit 1); --no-z makes -z an unknown option;
- * below SDK 23 --async_stop is an unknown option.  Option errors read as
+ * below SDK 23 --async_stop is an unknown option; with --no-stream so is
+ * --stream (sim_stream.c has the streaming itself).  Option errors read as
  * on a phone: bionic's getopt_long (OpenBSD's) says "atrace: unknown
  * option -- z" / "option requires an argument -- t", then atrace prints a
  * blank line and its usage and exits -1 (255).
@@ -142,13 +143,16 @@ static void usage(struct sh_cmd *c)
         "  --async_dump    dump the current contents of circular trace "
         "buffer\n"
         "%s"
+        "%s"
         "  --list_categories\n"
         "                  list the available tracing categories\n",
         c->sh->dev->opt.no_z ? "" : "  -z              compress the trace "
                                     "dump\n",
         c->sh->dev->opt.sdk < 23 ? "" : "  --async_stop    stop tracing and "
                                         "dump the current contents of circular "
-                                        "trace buffer\n");
+                                        "trace buffer\n",
+        c->sh->dev->opt.no_stream ? "" : "  --stream        stream trace to stdout as it "
+                                         "enters the trace buffer\n");
 }
 
 /* bionic's getopt_long warnx() text, then atrace's "\n" + usage, exit(-1) */
@@ -159,7 +163,7 @@ static int option_error(struct sh_cmd *c, const char *msg, const char *what)
     return -2;
 }
 
-enum mode { M_SYNC, M_START, M_STOP, M_DUMP, M_LIST };
+enum mode { M_SYNC, M_START, M_STOP, M_DUMP, M_LIST, M_STREAM };
 
 struct atrace_args {
     enum mode mode;
@@ -182,6 +186,8 @@ static int long_opt(struct sh_cmd *c, const char *a, struct atrace_args *r)
         r->mode = M_DUMP;
     else if (!strcmp(a, "--list_categories"))
         r->mode = M_LIST;
+    else if (!strcmp(a, "--stream") && !c->sh->dev->opt.no_stream)
+        r->mode = M_STREAM;
     else
         return option_error(c, "unknown option", a + 2);
     return 0;
@@ -345,6 +351,14 @@ int sim_cmd_atrace(struct sh_cmd *c)
     }
     case M_DUMP:
         return dump(c, &r);
+    case M_STREAM:
+        if (kfuncs_denied(c, &r)) {     /* nothing streams; stop, clean up */
+            sim_trace_start(dev, r.cats, 1, 0, r.apps, sim_alloc_pid(dev));
+            sim_trace_stop(dev);
+            sim_trace_cleanup(dev);
+            return 0;
+        }
+        return sim_atrace_stream(c, r.cats, r.buffer_kb ? (int)r.buffer_kb : 2048, r.apps);
     case M_SYNC:
         break;
     }

@@ -29,6 +29,10 @@ struct sim_trace {
     struct sim_marker *markers;
     size_t nmarkers, cap;
     unsigned starts, stops, dumps;
+    /* atrace --stream: sessions, and what they served (events = lines of
+     * trace, LOST lines not counted) or let the kernel overwrite */
+    unsigned streams;
+    uint64_t stream_events, stream_bytes, stream_lost;
 };
 
 /* Categories (sim_atrace.c). */
@@ -63,5 +67,14 @@ int sim_trace_file_write(struct sim_device *dev, const char *name, int pid,
                          struct sim_sink **out);
 
 int sim_cmd_atrace(struct sh_cmd *c);
+
+/* atrace ... --stream (sim_stream.c): start tracing, then copy what the
+ * kernel records to stdout in real time until a signal or the end of the
+ * stream.  Returns the exit status. */
+int sim_atrace_stream(struct sh_cmd *c, uint64_t cats, int buffer_kb, const char *apps);
+/* Add to the stream counters (takes dev->lock; write: rewrite the state
+ * file now). */
+void sim_trace_streamed(struct sim_device *dev, uint64_t events, uint64_t bytes,
+                        uint64_t lost, int write);
 
 #endif

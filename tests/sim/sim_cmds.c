@@ -1,7 +1,8 @@
 /*
  * Builtin commands of the simulated device and their dispatch table.
  * File commands (ls, cat, rm, mkdir, test) are in sim_cmds_fs.c, ps in
- * sim_ps.c, atrace in sim_atrace.c, am in sim_am.c.  Output texts follow
+ * sim_ps.c, atrace in sim_atrace.c (its --stream in sim_stream.c), am in
+ * sim_am.c, kill in sim_kill.c.  Output texts follow
  * toybox/mksh on Android 13 where a client might look at them; an
  * unknown command prints "sh: NAME: not found" and exits 127.
  */
@@ -292,6 +293,23 @@ static int cmd_su(struct sh_cmd *c)
 
 static int cmd_which(struct sh_cmd *c);
 
+/* exec CMD ARGS: CMD runs as this shell (same pid, $$), and the shell
+ * ends with it. */
+static int cmd_exec(struct sh_cmd *c)
+{
+    if (c->argc < 2)
+        return 0;
+    struct sh_cmd sub = *c;
+    sub.argc--;
+    sub.argv++;
+    c->sh->execing = 1;
+    int status = sim_cmd_run(&sub);
+    c->sh->execing = 0;
+    c->sh->status = status;
+    c->sh->exiting = 1;
+    return status;
+}
+
 static const struct builtin {
     const char *name;
     int (*fn)(struct sh_cmd *c);
@@ -303,11 +321,13 @@ static const struct builtin {
     {"cat", sim_cmd_cat, 0},
     {"cd", cmd_cd, 0},
     {"echo", cmd_echo, 0},
+    {"exec", cmd_exec, 0},
     {"exit", cmd_exit, 0},
     {"export", cmd_export, 0},
     {"false", cmd_false, 0},
     {"getprop", sim_cmd_getprop, 0},
     {"id", cmd_id, 0},
+    {"kill", sim_cmd_kill, 0},
     {"ls", sim_cmd_ls, 0},
     {"mkdir", sim_cmd_mkdir, 0},
     {"mount", cmd_mount, 0},

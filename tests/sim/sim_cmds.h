@@ -21,4 +21,7 @@ int sim_cmd_setprop(struct sh_cmd *c);
 /* sim_am.c */
 int sim_cmd_am(struct sh_cmd *c);
 
+/* sim_kill.c */
+int sim_cmd_kill(struct sh_cmd *c);
+
 #endif

@@ -284,6 +284,7 @@ int sim_fs_open_write(struct sim_fs *fs, const char *path, int append,
     }
     f->base.write = fd_write;
     f->base.close = fd_close_sink;
+    f->base.flush = NULL;
     f->fd = fd;
     *out = &f->base;
     return 0;

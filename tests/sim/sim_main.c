@@ -57,7 +57,9 @@ static const char usage[] =
     "  --rate B              limit each connection to B bytes/second\n"
     "  --hang-on TEXT        never answer a command containing TEXT\n"
     "  --size-mb N           make trace dumps about N MB of text\n"
-    "  --event-rate N        generated events per traced second (20000)\n"
+    "  --event-rate N        generated events per traced second (20000); also the\n"
+    "                        rate atrace --stream writes in real time\n"
+    "  --no-stream           atrace without --stream (before Android 7): unknown option\n"
     "  --zlevel N            zlib level for atrace -z (default 6)\n"
     "  --seed N              seed of the event generator\n"
     "  --overflow            emit circular-buffer overrun markers\n"
@@ -161,6 +163,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->no_root = 1;
             else if (!strcmp(a, "--no-z"))
                 o->no_z = 1;
+            else if (!strcmp(a, "--no-stream"))
+                o->no_stream = 1;
             else if (!strcmp(a, "--legacy-ps"))
                 o->legacy_ps = 1;
             else if (!strcmp(a, "--legacy-ps-headers"))
@@ -364,8 +368,8 @@ static long stdin_read(struct sim_stdin *in, void *p, size_t n)
 
 static int run_local(struct sim_device *dev, const char *cmd)
 {
-    struct stdio_sink out = {{stdio_write, NULL}, stdout};
-    struct stdio_sink err = {{stdio_write, NULL}, stderr};
+    struct stdio_sink out = {{stdio_write, NULL, NULL}, stdout};
+    struct stdio_sink err = {{stdio_write, NULL, NULL}, stderr};
     struct sim_stdin in = {stdin_read};
     struct sim_shell sh;
     sim_shell_init(&sh, dev, NULL, &in);

@@ -70,6 +70,11 @@ static int put_bytes(struct stream_sink *k, const char *p, size_t n)
     return 0;
 }
 
+static int stream_sink_flush(struct sim_sink *sk)
+{
+    return sim_stream_flush(((struct stream_sink *)sk)->s);
+}
+
 static int stream_sink_write(struct sim_sink *sk, const void *p, size_t n)
 {
     struct stream_sink *k = (struct stream_sink *)sk;
@@ -163,9 +168,9 @@ static void session_init(struct session *ss, struct sim_stream *s, int v2,
     ss->dev = sim_stream_device(s);
     ss->v2 = v2;
     ss->pty = pty;
-    ss->out = (struct stream_sink){{stream_sink_write, NULL}, s,
+    ss->out = (struct stream_sink){{stream_sink_write, NULL, stream_sink_flush}, s,
                                    v2 ? V2_STDOUT : -1, pty};
-    ss->err = (struct stream_sink){{stream_sink_write, NULL}, s,
+    ss->err = (struct stream_sink){{stream_sink_write, NULL, stream_sink_flush}, s,
                                    v2 ? V2_STDERR : -1, pty};
     ss->raw_in = (struct raw_stdin){{raw_stdin_read}, s};
     ss->v2_in = (struct v2_stdin){{v2_stdin_read}, s, 0, 0};

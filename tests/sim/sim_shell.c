@@ -210,7 +210,7 @@ static int buf_sink_write(struct sim_sink *k, const void *p, size_t n)
 
 static int exec_pipe(struct sim_shell *sh, struct sh_node *n, struct io *io)
 {
-    struct buf_sink bs = {{buf_sink_write, NULL}, {0}};
+    struct buf_sink bs = {{buf_sink_write, NULL, NULL}, {0}};
     dynbuf_init(&bs.b, SH_PIPE_MAX);
     struct io left = *io;
     left.fd[1] = &bs.base;

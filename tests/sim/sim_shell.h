@@ -32,6 +32,7 @@ struct sim_shell {
     int pid;                    /* this shell's simulated pid ($$) */
     int status;                 /* $? */
     int exiting;                /* `exit` ran */
+    int execing;                /* `exec CMD`: CMD runs as this shell's pid */
     int depth;                  /* nested sh -c / subshells */
     size_t nvars;
     struct sh_var vars[SH_MAX_VARS];

@@ -64,6 +64,9 @@ void sim_trace_write_state(struct sim_device *dev)
                   "stops=%u\ndumps=%u\nmarkers=%zu\n", t->buffer_kb,
                   t->compress, t->apps, t->starts, t->stops, t->dumps,
                   t->nmarkers);
+    dynbuf_printf(&b, "streams=%u\nstreamed_events=%llu\nstreamed_bytes=%llu\n"
+                  "stream_lost=%llu\n", t->streams, (unsigned long long)t->stream_events,
+                  (unsigned long long)t->stream_bytes, (unsigned long long)t->stream_lost);
     char tmp[4096];
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
@@ -113,6 +116,19 @@ static void stop_locked(struct sim_device *dev)
         t->t_end = sim_now_ns();
         t->stops++;
     }
+}
+
+void sim_trace_streamed(struct sim_device *dev, uint64_t events, uint64_t bytes,
+                        uint64_t lost, int write)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct sim_trace *t = dev->trace;
+    t->stream_events += events;
+    t->stream_bytes += bytes;
+    t->stream_lost += lost;
+    if (write)
+        sim_trace_write_state(dev);
+    pthread_mutex_unlock(&dev->lock);
 }
 
 void sim_trace_stop(struct sim_device *dev)
@@ -255,6 +271,7 @@ int sim_trace_file_write(struct sim_device *dev, const char *name, int pid,
             return -ENOMEM;
         m->base.write = marker_write;
         m->base.close = marker_close;
+        m->base.flush = NULL;
         m->dev = dev;
         m->pid = pid;
         *out = &m->base;

@@ -13,7 +13,9 @@
  * Host writes to trace_marker are merged in at their time; atrace's own
  * clock-sync lines come first.  With a size target the step length adapts
  * so the text ends up about target_bytes long within the window.
- * Formatting is hand-written (no printf per line) for speed.
+ * Formatting is hand-written (no printf per line) for speed.  Live mode
+ * (atrace --stream): no header and no end; each read gives the events up
+ * to the time it is asked for, and host markers arrive as they are made.
  */
 #include "sim_tracegen.h"
 #include "sim_ps.h"
@@ -66,6 +68,7 @@ struct tracegen {
     size_t next_marker;
     int phase;
     int full;                   /* max_bytes reached before end_ns */
+    int pending;                /* live: g->t is the next step's time */
 };
 
 static uint32_t rnd(struct tracegen *g)
@@ -572,13 +575,45 @@ void tracegen_free(struct tracegen *g)
     free(g);
 }
 
-size_t tracegen_read(struct tracegen *g, char *buf, size_t cap)
+void tracegen_set_markers(struct tracegen *g, const struct sim_marker *m, size_t n)
+{
+    g->cfg.markers = m;
+    g->cfg.nmarkers = n;
+}
+
+uint64_t tracegen_time(const struct tracegen *g)
+{
+    return g->t;
+}
+
+/* The next step's time, or 1 to stop: the window or the buffer is full
+ * (phase 3), or (live) the step lies beyond upto. */
+static int next_step(struct tracegen *g, struct out *o, uint64_t upto)
+{
+    if (!g->cfg.live || !g->pending)
+        advance(g);
+    g->pending = 1;
+    if (g->t >= g->cfg.end_ns ||
+        (g->cfg.max_bytes && g->bytes >= g->cfg.max_bytes)) {
+        g->full = g->t < g->cfg.end_ns;
+        g->phase = 3;
+        return 1;
+    }
+    if (g->t > upto) {
+        host_markers(g, o, upto, STEP_ROOM);
+        return 1;
+    }
+    return 0;
+}
+
+size_t tracegen_read_upto(struct tracegen *g, char *buf, size_t cap, uint64_t upto)
 {
     struct out o = {buf, buf + cap};
     if (cap < TRACEGEN_MIN_READ)
         return 0;
     if (g->phase == 0) {
-        header(g, &o);
+        if (!g->cfg.live)
+            header(g, &o);
         g->phase = 1;
     }
     if (g->phase == 1) {
@@ -589,16 +624,12 @@ size_t tracegen_read(struct tracegen *g, char *buf, size_t cap)
                        ? 2 : 3;
     }
     while (g->phase == 2 && (size_t)(o.end - o.p) >= STEP_ROOM) {
-        advance(g);
-        if (g->t >= g->cfg.end_ns ||
-            (g->cfg.max_bytes && g->bytes >= g->cfg.max_bytes)) {
-            g->full = g->t < g->cfg.end_ns;
-            g->phase = 3;
+        if (next_step(g, &o, upto))
             break;
-        }
         host_markers(g, &o, g->t, STEP_ROOM);
         if ((size_t)(o.end - o.p) < STEP_ROOM)
             break;
+        g->pending = 0;
         char *before = o.p;
         step(g, &o);
         g->bytes += (uint64_t)(o.p - before);
@@ -614,4 +645,9 @@ size_t tracegen_read(struct tracegen *g, char *buf, size_t cap)
             g->phase = 4;
     }
     return (size_t)(o.p - buf);
+}
+
+size_t tracegen_read(struct tracegen *g, char *buf, size_t cap)
+{
+    return tracegen_read_upto(g, buf, cap, UINT64_MAX);
 }

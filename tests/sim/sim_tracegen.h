@@ -43,6 +43,9 @@ struct tracegen_cfg {
     uint64_t sync_realtime_ms;
     const struct sim_marker *markers;   /* sorted by ts_ns */
     size_t nmarkers;
+    int live;                   /* trace_pipe as atrace --stream reads it: no
+                                 * header, no end; events only up to the time
+                                 * tracegen_read_upto is given */
 };
 
 #define TRACEGEN_MIN_READ 4096
@@ -52,6 +55,14 @@ struct tracegen;
 struct tracegen *tracegen_new(const struct tracegen_cfg *cfg);
 /* Up to cap (>= TRACEGEN_MIN_READ) bytes of whole lines; 0 at the end. */
 size_t tracegen_read(struct tracegen *g, char *buf, size_t cap);
+/* The same, but only events (and markers) at or before upto_ns: 0 when
+ * the generator has caught up with that time (live mode). */
+size_t tracegen_read_upto(struct tracegen *g, char *buf, size_t cap, uint64_t upto_ns);
+/* Live mode: the host's trace_marker writes so far (a growing copy, sorted
+ * by time; those already printed are never looked at again). */
+void tracegen_set_markers(struct tracegen *g, const struct sim_marker *m, size_t n);
+/* Time of the next event (live mode: how far the text has got). */
+uint64_t tracegen_time(const struct tracegen *g);
 void tracegen_free(struct tracegen *g);
 
 #endif

@@ -18,7 +18,7 @@ static int null_write(struct sim_sink *k, const void *p, size_t n)
     return 0;
 }
 
-struct sim_sink sim_null_sink = {null_write, NULL};
+struct sim_sink sim_null_sink = {null_write, NULL, NULL};
 
 int sink_puts(struct sim_sink *k, const char *s)
 {
@@ -196,6 +196,7 @@ struct sim_sink *sim_sink_collect(size_t max,
         return NULL;
     c->base.write = collect_write;
     c->base.close = collect_close;
+    c->base.flush = NULL;
     dynbuf_init(&c->buf, max);
     c->done = done;
     c->arg = arg;

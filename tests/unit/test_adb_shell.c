@@ -261,6 +261,90 @@ static void test_open_refused(void **state)
     fake_dev_done(&fd);
 }
 
+
+/* adb_cmd: the caller pulls one read at a time; frames split anywhere */
+static void test_cmd_pieces(void **state)
+{
+    (void)state;
+    struct dynbuf r;
+    dynbuf_init(&r, 4096);
+    frame(&r, ADB_SHV2_STDOUT, "1234\n", 5);
+    frame(&r, ADB_SHV2_STDOUT, "trace line\n", 11);
+    frame(&r, ADB_SHV2_STDERR, "note\n", 5);
+    frame(&r, ADB_SHV2_EXIT, "\x07", 1);
+    for (size_t chunk = 1; chunk < 40; chunk += 3) {
+        struct fake_dev fd;
+        fake_dev_init(&fd, "shell_v2", r.data, r.len, chunk);
+        struct stream_ctx c = {.stop_after = 0};
+        dynbuf_init(&c.out, 1024);
+        dynbuf_init(&c.err, 1024);
+        struct adb_sink sink = {on_out, on_err, on_progress, &c};
+        struct adb_cmd *cmd;
+        assert_int_equal(adb_cmd_start(&fd.base, ADB_SHELL, "echo $$; exec atrace --stream",
+                                       &cmd), ST_OK);
+        assert_string_equal(fd.service, "shell,v2,raw:echo $$; exec atrace --stream");
+        assert_memory_equal(fd.written.data, "\x04\0\0\0\0", 5);
+        int reads = 0;
+        while (!adb_cmd_ended(cmd)) {
+            assert_int_equal(adb_cmd_read(cmd, &sink, 10), ST_OK);
+            assert_true(++reads < 1000);
+        }
+        assert_true(reads > 1);
+        assert_string_equal(dynbuf_str(&c.out), "1234\ntrace line\n");
+        assert_string_equal(dynbuf_str(&c.err), "note\n");
+        assert_int_equal(adb_cmd_exit_code(cmd), 7);
+        assert_int_equal(adb_cmd_read(cmd, &sink, 10), ST_OK);   /* ended stays ended */
+        adb_cmd_free(cmd);
+        assert_int_equal(fd.closes, 1);
+        dynbuf_free(&c.out);
+        dynbuf_free(&c.err);
+        fake_dev_done(&fd);
+    }
+
+    /* a v2 stream that just stops (the link dropped): ST_ECLOSED, output kept */
+    struct fake_dev fd;
+    fake_dev_init(&fd, "shell_v2", r.data, r.len - 6, 8);
+    struct stream_ctx c = {.stop_after = 0};
+    dynbuf_init(&c.out, 1024);
+    dynbuf_init(&c.err, 1024);
+    struct adb_sink sink = {on_out, on_err, NULL, &c};
+    struct adb_cmd *cmd;
+    assert_int_equal(adb_cmd_start(&fd.base, ADB_SHELL, "x", &cmd), ST_OK);
+    enum st_err e;
+    while ((e = adb_cmd_read(cmd, &sink, 10)) == ST_OK && !adb_cmd_ended(cmd)) {
+    }
+    assert_int_equal(e, ST_ECLOSED);
+    assert_non_null(strstr(adb_cmd_error(cmd), "without an exit status"));
+    assert_string_equal(dynbuf_str(&c.err), "note\n");
+    assert_int_equal(adb_cmd_exit_code(cmd), ADB_EXIT_UNKNOWN);
+    adb_cmd_free(cmd);
+    fake_dev_done(&fd);
+
+    /* exec: raw bytes, the end of the stream is the end of the command */
+    fake_dev_init(&fd, "shell_v2", "5\r\nabc", 7, 2);
+    dynbuf_reset(&c.out);
+    assert_int_equal(adb_cmd_start(&fd.base, ADB_EXEC, "x", &cmd), ST_OK);
+    assert_string_equal(fd.service, "exec:x");
+    while ((e = adb_cmd_read(cmd, &sink, 10)) == ST_OK && !adb_cmd_ended(cmd)) {
+    }
+    assert_int_equal(e, ST_OK);
+    assert_string_equal(dynbuf_str(&c.out), "5\r\nabc");
+    assert_int_equal(adb_cmd_exit_code(cmd), ADB_EXIT_UNKNOWN);
+    adb_cmd_free(cmd);
+    adb_cmd_free(NULL);
+    fake_dev_done(&fd);
+
+    /* refused: nothing to free, the device says why */
+    fake_dev_init(&fd, "shell_v2", "", 0, 1);
+    fd.open_result = ST_EFAIL;
+    assert_int_equal(adb_cmd_start(&fd.base, ADB_SHELL, "x", &cmd), ST_EFAIL);
+    assert_null(cmd);
+    fake_dev_done(&fd);
+    dynbuf_free(&c.out);
+    dynbuf_free(&c.err);
+    dynbuf_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_limits_and_args),
         cmocka_unit_test(test_streaming),
         cmocka_unit_test(test_open_refused),
+        cmocka_unit_test(test_cmd_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

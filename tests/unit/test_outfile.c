@@ -4,7 +4,8 @@
  * is sticky, names the system's reason, and leaves no file behind.  What
  * is there is never destroyed: a symlink stays a link (its target is
  * replaced), a FIFO or /dev/null is written in place, a replaced file
- * keeps its mode, NOREPLACE takes the next free name; a directory or a
+ * keeps its mode, NOREPLACE takes the next free name; flush makes what was
+ * written readable from the temporary file; a directory or a
  * missing one fails at open with a message that says so. */
 #include "testutil.h"
 
@@ -215,6 +216,30 @@ static void noreplace_takes_free_name(void **st)
     free(got);
 }
 
+/* A spool read back while it is still being written: flush puts every
+ * byte written so far into the temporary file. */
+static void flush_then_read_back(void **st)
+{
+    (void)st;
+    char path[128];
+    snprintf(path, sizeof(path), "%s/spool.atrace", dir);
+    size_t total = 3u << 20;
+    unsigned char *src = pattern(total);
+    struct outfile *o;
+    assert_int_equal(outfile_open_flags(path, OUTFILE_NOREPLACE, &o), ST_OK);
+    for (size_t off = 0; off < total; off += 65536)
+        assert_int_equal(outfile_write(o, src + off, 65536), ST_OK);
+    assert_int_equal(outfile_flush(o), ST_OK);
+    size_t n;
+    unsigned char *got = (unsigned char *)tu_read(outfile_tmppath(o), &n);
+    assert_int_equal(n, total);
+    assert_memory_equal(got, src, n);
+    free(got);
+    outfile_free(o);                                    /* never committed: gone */
+    assert_int_equal(access(path, F_OK), -1);
+    free(src);
+}
+
 static void bad_targets_fail_at_open(void **st)
 {
     (void)st;
@@ -259,6 +284,7 @@ int main(void)
         cmocka_unit_test(non_regular_in_place),
         cmocka_unit_test(noreplace_takes_free_name),
         cmocka_unit_test(bad_targets_fail_at_open),
+        cmocka_unit_test(flush_then_read_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outname.h"
 #include "commands.h"
 #include "controller.h"
 #include "agents/linux/ftrace_cats.h"
@@ -98,7 +99,7 @@ static int capture(struct run *r)
     return result_commit(r->o, &r->res);
 }
 
-int cmd_linux(const struct st_options *o)
+static int linux_run(const struct st_options *o)
 {
     struct run r;
     memset(&r, 0, sizeof(r));
@@ -142,5 +143,26 @@ int cmd_linux(const struct st_options *o)
     dynbuf_free(&r.c.err);
     ui_free(&r.u);
     sig_restore();
+    return rc;
+}
+
+/* Without -o, an existing trace.html is kept (src/outname.h). */
+int cmd_linux(const struct st_options *o)
+{
+    if (o->output || o->list_categories)
+        return linux_run(o);
+    struct outname name;
+    char err[512];
+    if (outname_pick(o, &name, err, sizeof(err))) {
+        fprintf(stderr, "systrace: %s\n", err);
+        return EXIT_ERROR;
+    }
+    if (name.taken)
+        fprintf(stderr, "systrace: warning: %s already exists and is left alone; this capture "
+                        "goes to %s (-o names the output)\n", name.taken, name.path);
+    struct st_options lo = *o;
+    lo.output = name.path;
+    int rc = linux_run(&lo);
+    outname_free(&name);
     return rc;
 }

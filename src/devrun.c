@@ -9,6 +9,7 @@
 
 #include "agents/android/probe.h"
 #include "cli.h"
+#include "outname.h"
 #include "lib/signals.h"
 
 static int fail(struct devrun *d, const char *who, const char *what)
@@ -97,17 +98,32 @@ static void set_stop_hint(struct devrun *d)
 }
 
 /* Several devices: this one's page, --trace-events file and raw dump are
- * named after its serial. */
-static int name_outputs(struct devrun *d)
+ * named after its serial.  A default name (no -o) that exists is kept and
+ * the page goes to the first free numbered name (src/outname.h). */
+static int name_outputs(struct devrun *d, char *err, size_t errlen)
 {
-    if (!d->several)
+    snprintf(err, errlen, "out of memory");
+    if (!d->several && d->o.output)
         return 0;
     char *out = options_output_path(&d->o);
-    d->out_path = out ? with_serial(out, d->c.serial) : NULL;
-    free(out);
-    if (d->o.trace_events)
-        d->te_path = with_serial(d->o.trace_events, d->c.serial);
-    if (!d->out_path || (d->o.trace_events && !d->te_path))
+    if (out && d->several) {
+        char *p = with_serial(out, d->c.serial);
+        free(out);
+        out = p;
+    }
+    if (!out)
+        return -1;
+    if (d->o.output) {
+        d->out_path = out;
+    } else {
+        struct outname n;
+        if (outname_free_of(out, d->o.json ? ".json" : ".html", &n, err, errlen))
+            return -1;
+        d->out_path = n.path;
+        d->taken = n.taken;
+    }
+    if (d->several && d->o.trace_events &&
+        !(d->te_path = with_serial(d->o.trace_events, d->c.serial)))
         return -1;
     d->o.output = d->out_path;
     if (d->te_path)
@@ -141,8 +157,9 @@ int devrun_connect(struct devrun *d, int direct, const char *server_err)
     set_stop_hint(d);
     if (device_probe(&d->c))
         return fail(d, d->c.serial, dynbuf_str(&d->c.err));
-    if (name_outputs(d))
-        return fail(d, d->c.serial, "out of memory");
+    char err[512];
+    if (name_outputs(d, err, sizeof(err)))
+        return fail(d, d->c.serial, err);
     return d->rc = EXIT_OK;
 }
 
@@ -170,6 +187,9 @@ static void record(struct devrun *d, enum st_err e)
 
 int devrun_start(struct devrun *d, const struct viewer *v)
 {
+    if (d->taken)
+        d->c.ui.warn(d->c.ui.ctx, "%s already exists and is left alone; this capture goes "
+                     "to %s (-o names the output)", d->taken, d->out_path);
     if ((d->rc = result_open_viewer(&d->o, ".atrace", v, &d->res))) {
         snprintf(d->outcome, sizeof(d->outcome), "failed: its output cannot be written");
         return d->rc;
@@ -239,4 +259,5 @@ void devrun_free(struct devrun *d)
             close(d->cancel[i]);
     free(d->out_path);
     free(d->te_path);
+    free(d->taken);
 }

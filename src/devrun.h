@@ -37,7 +37,9 @@ struct devrun {
     char outcome[600];          /* one line for the summary */
     char stop_cmd[300];         /* adb -s SERIAL shell atrace --async_stop */
     char stop_hint[360];
-    char *out_path, *te_path;   /* owned, when named after the serial */
+    char *out_path, *te_path;   /* owned, when named after the serial or
+                                 * picked because the default exists */
+    char *taken;                /* that existing default name, or NULL */
 };
 
 /* cancel_fd: the fd its adb calls watch (-1: a pipe of its own, which

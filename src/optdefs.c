@@ -15,7 +15,7 @@ const char *const opt_section_titles[SEC_COUNT] = {
 const struct optdef st_optdefs[] = {
     {"output", 'o', "FILE", 'o', SEC_GENERAL, 0,
      "write the result to FILE (default trace.html, or the --from-file name with .html; "
-     "there, if that file exists it is kept and NAME-1.html, NAME-2.html, ... is used)",
+     "a default file that exists is kept and NAME-1.html, NAME-2.html, ... is used)",
      "For standard input (--from-file -) the default is trace.html. A FILE given with -o is "
      "written as asked. A symlink is followed and its target replaced; /dev/null, a FIFO or - (stdout) are "
      "written in place, never replaced. A page being replaced keeps its mode. A directory, "

@@ -1,5 +1,5 @@
 /*
- * Default output name of --from-file and the free-name rule; see outname.h.
+ * Default output names and the free-name rule; see outname.h.
  * "Exists" is lstat's answer, so a dangling symlink or a FIFO of that name
  * is kept too.  The check and the final rename are not atomic: a file that
  * appears in between is replaced, as with -o.
@@ -42,13 +42,24 @@ int outname_pick(const struct st_options *o, struct outname *n, char *err, size_
     if (outname_is_stdin(o->from_file))
         d.from_file = NULL;     /* the live default: trace.html */
     char *def = options_output_path(&d);
-    if (!def)
-        goto oom;
-    if (o->output || !exists(def)) {
+    if (!def) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (o->output) {
         n->path = def;
         return 0;
     }
-    const char *ext = o->json ? ".json" : ".html";
+    return outname_free_of(def, o->json ? ".json" : ".html", n, err, errlen);
+}
+
+int outname_free_of(char *def, const char *ext, struct outname *n, char *err, size_t errlen)
+{
+    n->path = n->taken = NULL;
+    if (!exists(def)) {
+        n->path = def;
+        return 0;
+    }
     for (unsigned k = 1; k < OUTNAME_TRIES; k++) {
         char *p = numbered(def, ext, k);
         if (!p) {

@@ -52,6 +52,13 @@ assert 'sched_switch' in d['systemTraceEvents'], 'ftrace'
 assert d['controllerTraceDataKey'] == 'systraceController'
 json.loads(d['systraceController'])" || fail "linux JSON"
 
+# no -o: an earlier trace.html is kept, the page gets a free name
+echo "an earlier capture" >trace.html
+run_st 0 --target=linux -t 1 sched
+assert_contains err.txt "trace.html already exists and is left alone; this capture goes to trace-1.html"
+[ "$(cat trace.html)" = "an earlier capture" ] || fail "default name: the earlier page was replaced"
+trace_block trace-1.html 2 | grep -q sched_switch || fail "default name: no trace in trace-1.html"
+
 # what the kernel printed, with the fifth flag column put back
 python3 - <<'PY' || fail "raw page"
 import re

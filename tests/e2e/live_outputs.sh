@@ -82,6 +82,26 @@ assert_contains err.txt "kept in slow.atrace"
 [ -s slow.atrace ] || fail "collection timeout: raw bytes not kept"
 [ "$(sim_state tracing_on)" = 0 ] || fail "collection timeout left the device tracing"
 
+# no -o: an earlier capture's trace.html is kept, this one gets a free name
+start_sim; A=$SIM_SERIAL
+echo "an earlier capture" >trace.html
+run_st 0 -t 1 -e "$A" sched
+assert_contains err.txt "trace.html already exists and is left alone; this capture goes to trace-1.html"
+assert_contains out.txt "Wrote trace HTML file: file://$T/trace-1.html"
+[ "$(cat trace.html)" = "an earlier capture" ] || fail "default name: the earlier page was replaced"
+trace_block trace-1.html 2 | grep -q sched_switch || fail "default name: no trace in trace-1.html"
+# ... and with several devices, each device's own default name
+start_sim; B=$SIM_SERIAL
+run_st 0 -t 1 -e "$A" -e "$B" sched
+run_st 0 -t 1 -e "$A" -e "$B" sched
+for s in "$A" "$B"; do
+    f=trace-$(echo "$s" | tr ':' '_')
+    [ -s "$f.html" ] && [ -s "$f-1.html" ] || fail "several devices: $f.html and $f-1.html"
+    assert_contains err.txt "$f.html already exists and is left alone; this capture goes to $f-1.html"
+done
+[ "$(cat trace.html)" = "an earlier capture" ] || fail "several devices wrote trace.html"
+no_litter "default names"
+
 # a full disk is named as such
 if mkdir full && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
     start_sim

@@ -1,0 +1,64 @@
+# --stream where users stand, through the real adb server: a closed
+# terminal (SIGHUP) stops early and writes the page; stdout piped into
+# `head -c1` loses the messages, not the stream; `-o` naming a directory is
+# refused before the device is touched; a slow link that drops keeps what
+# arrived beside the output.  Every time the device ends not tracing and no
+# temporary file is left.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/adb-env.sh"
+start_adb_server
+
+not_tracing() {   # WHAT
+    [ "$(sim_state tracing_on)" = 0 ] || fail "$1: the device is still tracing"
+}
+no_litter() {   # WHAT
+    ! ls -a | grep -E '\.tmp\.|\.part$' || fail "$1: temporary file left"
+    ! ls /tmp | grep -E '^systrace-out\.' || fail "$1: staging file left in /tmp"
+}
+has_events() {   # FILE WHAT [BLOCK]
+    trace_block "$1" "${3:-2}" | grep -q ': sched_switch: ' || fail "$2: no events in $1"
+}
+
+# a closed terminal
+start_sim --event-rate 20000
+"$SYSTRACE" --stream -t 60 -e "$SIM_SERIAL" -o hup.html sched gfx >out.txt 2>err.txt </dev/null &
+pid=$!
+track_pid $pid
+wait_tracing
+sleep 1
+kill -HUP $pid; wait $pid; rc=$?
+[ $rc -eq 0 ] || { cat err.txt; fail "SIGHUP: exit $rc"; }
+assert_contains out.txt "Hang-up: stopping the trace early and collecting it"
+has_events hup.html SIGHUP
+not_tracing SIGHUP
+no_litter SIGHUP
+
+# stdout's reader leaves after one byte
+{ "$SYSTRACE" --stream -t 2 -e "$SIM_SERIAL" -o pipe.html sched gfx 2>pipe.err </dev/null
+  echo $? >pipe.rc; } | head -c1 >/dev/null
+[ "$(cat pipe.rc)" = 0 ] || { cat pipe.err; fail "stdout closed: exit $(cat pipe.rc)"; }
+has_events pipe.html "stdout closed"
+not_tracing "stdout closed"
+no_litter "stdout closed"
+
+# -o naming a directory: refused before the stream starts
+mkdir adir
+: >"$SIM_LOG"
+run_st 1 --stream -t 2 -e "$SIM_SERIAL" -o adir sched gfx
+assert_contains err.txt "adir"
+[ "$(grep -c . err.txt)" = 1 ] || { cat err.txt; fail "-o DIR: not one line"; }
+! grep -q "atrace" "$SIM_LOG" || fail "-o DIR: the device was asked to trace"
+[ -z "$(ls adir)" ] || fail "-o DIR: something was written into it"
+
+# a slow link that drops mid-stream and is back 0.1 s later
+start_sim --rate 300000 --event-rate 20000 --disconnect-after 400000 --reconnect-after 100
+run_st 1 --stream -t 30 -e "$SIM_SERIAL" -o drop.html sched gfx
+assert_contains err.txt "the trace stream ended early"
+assert_contains err.txt "kept in drop.atrace"
+[ -s drop.atrace ] || fail "drop: what arrived was not kept"
+[ ! -e drop.html ] || fail "drop: a page was written"
+run_st 0 --from-file drop.atrace -o kept.html
+has_events kept.html "drop: the kept text" 1
+not_tracing drop
+no_litter drop
+echo ok

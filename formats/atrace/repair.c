@@ -94,9 +94,9 @@ static int is_digit(unsigned char c)
     return c >= '0' && c <= '9';
 }
 
-/* `^#+ CPU \d+ buffer started` */
-static int is_marker(const unsigned char *p, size_t n)
+int repair_is_cpu_marker(const void *line, size_t n)
 {
+    const unsigned char *p = line;
     size_t i = 0;
     while (i < n && p[i] == '#')
         i++;
@@ -118,7 +118,7 @@ static void mark_line_start(struct repair *r, unsigned char first,
         r->have_h = 1;
         r->h = r->out.tell(r->out.ctx);
     }
-    if (r->o.circular && first == '#' && r->emitted > 0 && is_marker(p, n)) {
+    if (r->o.circular && first == '#' && r->emitted > 0 && repair_is_cpu_marker(p, n)) {
         r->have_m = 1;
         r->m = r->out.tell(r->out.ctx);
     }
@@ -246,7 +246,7 @@ static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
     }
     int first_hash = n && p[0] == '#';
     if ((!r->have_h && !first_hash) ||
-        (r->o.circular && first_hash && is_marker(p, n))) {
+        (r->o.circular && first_hash && repair_is_cpu_marker(p, n))) {
         if ((e = flush_run(r, run, p)))
             return e;
         mark_line_start(r, n ? p[0] : '\n', p, n);

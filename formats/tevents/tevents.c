@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tevents_int.h"
+#include "formats/atrace/repair.h"
 
 enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what)
 {
@@ -172,22 +173,6 @@ enum st_err tev_emit(struct tevents *t)
 
 /* ---- lines ------------------------------------------------------------ */
 
-/* `^#+ CPU \d+ buffer started` (the repair's circular-buffer marker). */
-static int buffer_marker(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && p[i] == '#')
-        i++;
-    if (!i || n - i < 5 || memcmp(p + i, " CPU ", 5))
-        return 0;
-    i += 5;
-    size_t d = i;
-    while (i < n && p[i] >= '0' && p[i] <= '9')
-        i++;
-    static const char tail[] = " buffer started";
-    return i > d && n - i >= sizeof(tail) - 1 && !memcmp(p + i, tail, sizeof(tail) - 1);
-}
-
 /* Do what the repair's cut will do to the HTML: forget this part's
  * events so far. */
 static enum st_err forget_part(struct tevents *t, uint64_t resets, const char *why)
@@ -216,7 +201,7 @@ static enum st_err ftrace_line(struct tevents *t, const char *p, size_t n)
     if (n && p[n - 1] == '\r')
         n--;
     if (n && p[0] == '#') {
-        if (t->part_body && buffer_marker(p, n))
+        if (t->part_body && repair_is_cpu_marker(p, n))
             return rewind_part(t);
         return ST_OK;
     }

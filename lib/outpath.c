@@ -11,23 +11,13 @@
 
 #define MAX_LINKS 40
 
-static char *dupn(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
-
 /* The directory part of PATH ("." when there is none). */
 static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
-        return dupn(".", 1);
-    return dupn(path, slash == path ? 1 : (size_t)(slash - path));
+        return strdup(".");
+    return strndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
 enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen)
@@ -67,7 +57,7 @@ enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen
  * new file would be created at. */
 static char *follow_links(const char *path)
 {
-    char *cur = dupn(path, strlen(path));
+    char *cur = strdup(path);
     for (int hops = 0; cur && hops < MAX_LINKS; hops++) {
         struct stat st;
         if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
@@ -81,7 +71,7 @@ static char *follow_links(const char *path)
         buf[n] = '\0';
         char *next;
         if (buf[0] == '/' || !strchr(cur, '/')) {
-            next = dupn(buf, (size_t)n);
+            next = strndup(buf, (size_t)n);
         } else {
             size_t dl = (size_t)(strrchr(cur, '/') - cur) + 1;
             next = malloc(dl + (size_t)n + 1);
@@ -163,7 +153,7 @@ char *outpath_candidate(const char *path, unsigned n)
 {
     size_t len = strlen(path);
     if (n == 0)
-        return dupn(path, len);
+        return strndup(path, len);
     const char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
     const char *dot = strrchr(name, '.');

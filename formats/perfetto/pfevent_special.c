@@ -151,11 +151,12 @@ static void put_padhex(struct pfw *w, uint64_t x, int width)
     pfw_put(w, tmp, (size_t)n);
 }
 
-/* Perfetto's zero padding to 3 digits (a sign counts as a digit). */
+/* Perfetto's zero padding to 3 digits, after the sign ("-042"). */
 static void put_pad3(struct pfw *w, int64_t x)
 {
-    char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%03lld", (long long)x);
+    char tmp[32];
+    uint64_t mag = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+    int n = snprintf(tmp, sizeof tmp, "%s%03llu", x < 0 ? "-" : "", (unsigned long long)mag);
     pfw_put(w, tmp, (size_t)n);
 }
 
@@ -199,13 +200,21 @@ static void run_step(struct pfw *w, const struct pfev *e, const struct step *s)
     case S_HEX: pfw_hex(w, as_u64(&v)); break;
     case S_KFN: put_kfn(w, &v); break;
     case S_KFNARG: key(w, e, s); put_kfn(w, &v); break;
-    case S_CHAR: { char ch = (char)as_u64(&v); pfw_put(w, &ch, 1); break; }
+    case S_CHAR: {
+        char ch = (char)as_u64(&v);
+        if (ch == '\0')
+            w->cut = 1;         /* Perfetto's line, a C string, ends there */
+        pfw_put(w, &ch, 1);
+        break;
+    }
     case S_BE: pfw_put(w, as_u64(&v) ? "B" : "E", 1); break;
     case S_CPU3: key(w, e, s); put_pad3(w, v.kind == PFV_INT ? v.i : (int64_t)v.u); break;
     case S_IRQRET: pfw_str(w, as_u64(&v) ? " ret=handled" : " ret=unhandled"); break;
     case S_SOFTIRQ:
         if (as_u64(&v) < sizeof softirq_names / sizeof softirq_names[0])
             pfw_str(w, softirq_names[as_u64(&v)]);
+        else
+            pfw_uint(w, as_u64(&v));
         break;
     case S_PRINT:
         if (v.kind == PFV_STR && v.n && v.s[v.n - 1] == '\n')

@@ -21,6 +21,12 @@
 #include <stdint.h>
 #include "lib/dynbuf.h"
 
+/* The kernel version decides sched_switch's prev_state letters and the
+ * gfp_flags names.  Perfetto's to_ftrace at ec5d16b14b ignores the trace's
+ * version and prints every trace with 4.4's layout (its importer's sched
+ * table does use the version: 0x80 is "I" on 4.14+, to_ftrace prints "K").
+ * Leave 0,0 for text byte-equal to to_ftrace; set it (pfevent_ctx_uname)
+ * for the letters the kernel itself would print. */
 struct pfevent_ctx {
     int kernel_major, kernel_minor;     /* SystemInfo.utsname; 0,0 unknown */
     /* Optional (NULL: none): the kernel symbol interned under IID

@@ -1,6 +1,6 @@
 /*
- * pfbody TRACE: prints "TS NAME:BODY" for every ftrace event of a Perfetto
- * trace with the project's event formatter (formats/perfetto/pfevent.h),
+ * pfbody [-k] TRACE: prints "TS NAME:BODY" for every ftrace event of a
+ * Perfetto trace with the project's event formatter (formats/perfetto/pfevent.h),
  * for comparison with Perfetto's own `select ts, to_ftrace(id) from
  * ftrace_event` (tests/e2e/perfetto_events.sh).  Not the project's trace
  * reader: a small walk of packets, bundles and compact sched that is just
@@ -8,7 +8,8 @@
  * compact switch's prev_* come from the previous switch on its CPU, the
  * first switch of each CPU and wakings before it are dropped, as Perfetto
  * does).  A BODY's newlines are written as "\n" so each event is one line.
- * Exit 1 with a message on a malformed trace.
+ * The kernel version of system_info is used only with -k (to_ftrace itself
+ * ignores it, see pfevent.h).  Exit 1 with a message on a malformed trace.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +32,7 @@ struct cpu_state {
 
 struct tool {
     struct pfevent_ctx ctx;
+    int use_version;
     struct cpu_state cpu[MAX_CPUS];
     uint64_t sym_iid[MAX_SYMS];
     char *sym[MAX_SYMS];
@@ -195,7 +197,9 @@ static void compact(struct tool *t, uint32_t cpu, const uint8_t *p, size_t len)
         c->seen = 1;
         c->pid = (uint32_t)at(&a[3], i);
         c->prio = (int32_t)at(&a[4], i);
-        memcpy(c->comm, next_comm, sizeof c->comm);
+        /* Perfetto names a switched-out task from its thread table, where
+         * pid 0 is "swapper". */
+        memcpy(c->comm, c->pid ? next_comm : "swapper", c->pid ? sizeof c->comm : 8);
     }
     ts = 0;
     for (size_t i = 0; i < a[7].n; i++) {
@@ -258,7 +262,8 @@ static void system_info(struct tool *t, const uint8_t *p, size_t len)
                 rel_len = g.len;
             }
         }
-        pfevent_ctx_uname(&t->ctx, sys, sys_len, rel, rel_len);
+        if (t->use_version)
+            pfevent_ctx_uname(&t->ctx, sys, sys_len, rel, rel_len);
     }
 }
 
@@ -321,8 +326,13 @@ int main(int argc, char **argv)
     size_t len;
     uint8_t *buf;
 
+    if (argc == 3 && strcmp(argv[1], "-k") == 0) {
+        t.use_version = 1;
+        argv++;
+        argc--;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: pfbody TRACE\n");
+        fprintf(stderr, "usage: pfbody [-k] TRACE\n");
         return 2;
     }
     buf = slurp(argv[1], &len);

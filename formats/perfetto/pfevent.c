@@ -18,7 +18,6 @@
  */
 #include "pfevent_int.h"
 
-#include <inttypes.h>
 #include <string.h>
 
 #include "pb.h"
@@ -34,22 +33,34 @@ void pfw_str(struct pfw *w, const char *s)
     pfw_put(w, s, strlen(s));
 }
 
+/* Numbers are written by hand: this is the hot path of a conversion, and
+ * vsnprintf costs more than the rest of an event. */
+static void put_digits(struct pfw *w, uint64_t v, unsigned base, int neg)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    if (neg)
+        tmp[--i] = '-';
+    pfw_put(w, tmp + i, sizeof tmp - i);
+}
+
 void pfw_int(struct pfw *w, int64_t v)
 {
-    if (w->err == ST_OK && !w->cut)
-        w->err = dynbuf_printf(w->out, "%" PRId64, v);
+    put_digits(w, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 10, v < 0);
 }
 
 void pfw_uint(struct pfw *w, uint64_t v)
 {
-    if (w->err == ST_OK && !w->cut)
-        w->err = dynbuf_printf(w->out, "%" PRIu64, v);
+    put_digits(w, v, 10, 0);
 }
 
 void pfw_hex(struct pfw *w, uint64_t v)
 {
-    if (w->err == ST_OK && !w->cut)
-        w->err = dynbuf_printf(w->out, "%" PRIx64, v);
+    put_digits(w, v, 16, 0);
 }
 
 /* Does the wire type carry the declared kind?  (Perfetto would print a

@@ -5,8 +5,8 @@
 # of this project's code: every event type with edge values
 # (tests/data/perfetto/events/gen-all.py), hand-written cases (sched.textproto:
 # prev_state bits on each kernel layout, compact sched, print bodies, generic
-# events, gfp_flags, interned kernel symbols), and the real trace of the
-# corpus.  For each, "TS NAME:BODY" of every event equals what
+# events, gfp_flags, interned kernel symbols), a benchmark trace of
+# tests/tools/pfgen, and the real trace of the corpus.  For each, "TS NAME:BODY" of every event equals what
 # `select ts, to_ftrace(id) from ftrace_event` gives after the line prefix.
 # With the kernel version applied (pfbody -k), prev_state letters agree with
 # Perfetto's own sched table (end_state), which honours the version.
@@ -103,6 +103,17 @@ if n < 10:
 EOF
 done
 grep -q 'prev_state=I ==>' k.txt || fail "5.10: no I state with -k"
+
+# The benchmark generator's traces: Perfetto reads them without errors,
+# and their text (compact sched, prints, cpu_idle/frequency) matches.
+"$BUILD/tools/pfgen" 1M gen.pftrace 7 || fail "pfgen"
+echo "select name, value from stats where severity in ('error', 'data_loss') and value > 0;" >stats.sql
+"$TPS" -q stats.sql gen.pftrace >stats.csv 2>/dev/null || fail "trace processor on the pfgen trace"
+[ "$(wc -l <stats.csv)" = 1 ] || { cat stats.csv; fail "pfgen trace: Perfetto reports errors"; }
+same_as_perfetto gen.pftrace "pfgen trace"
+for e in sched_switch sched_waking tracing_mark_write cpu_idle cpu_frequency; do
+    grep -q " $e: " ours.txt || fail "pfgen trace has no $e"
+done
 
 if [ -f "$CORPUS/perfetto/test_trace.perfetto-trace" ]; then
     same_as_perfetto "$CORPUS/perfetto/test_trace.perfetto-trace" "corpus test_trace"

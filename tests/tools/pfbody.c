@@ -25,6 +25,7 @@
 
 struct cpu_state {
     int seen;
+    uint64_t first_ts;      /* of its first switch: wakings before are dropped */
     uint32_t pid;
     int32_t prio;
     char comm[64];
@@ -110,6 +111,8 @@ static void one_event(struct tool *t, uint32_t cpu, const uint8_t *p, size_t len
             struct pb_iter s;
             struct pb_field g;
             pb_iter_init(&s, f.p, f.len);
+            if (!t->cpu[cpu].seen)
+                t->cpu[cpu].first_ts = ts;
             t->cpu[cpu].seen = 1;
             while (pb_next(&s, &g) == 1) {
                 if (g.num == 5 && g.wire == PB_LEN)
@@ -194,6 +197,8 @@ static void compact(struct tool *t, uint32_t cpu, const uint8_t *p, size_t len)
                 die("switch the formatter refused");
             emit(t, ts, "sched_switch", 12);
         }
+        if (!c->seen)
+            c->first_ts = ts;
         c->seen = 1;
         c->pid = (uint32_t)at(&a[3], i);
         c->prio = (int32_t)at(&a[4], i);
@@ -208,7 +213,7 @@ static void compact(struct tool *t, uint32_t cpu, const uint8_t *p, size_t len)
         if (ci >= nintern)
             die("compact sched comm index out of range");
         copy_comm(wcomm, sizeof wcomm, intern[ci], intern_len[ci]);
-        if (!t->cpu[cpu].seen)
+        if (!t->cpu[cpu].seen || ts < t->cpu[cpu].first_ts)
             continue;
         struct pf_waking w = {wcomm, (uint32_t)at(&a[8], i), (uint16_t)at(&a[10], i),
                               (uint16_t)at(&a[9], i)};

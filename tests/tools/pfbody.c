@@ -62,13 +62,14 @@ static void die(const char *what)
 static void emit(struct tool *t, uint64_t ts, const char *name, size_t name_len)
 {
     printf("%" PRIu64 " %.*s:", ts, (int)name_len, name);
-    for (size_t i = 0; i < t->line.len; i++) {
-        char c = t->line.data[i];
-        if (c == '\n')
-            fputs("\\n", stdout);
-        else
-            putchar(c);
+    const char *p = t->line.data, *end = p + t->line.len, *nl;
+    while (p && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        fwrite(p, 1, (size_t)(nl - p), stdout);
+        fputs("\\n", stdout);
+        p = nl + 1;
     }
+    if (p)
+        fwrite(p, 1, (size_t)(end - p), stdout);
     putchar('\n');
     dynbuf_reset(&t->line);
 }

@@ -2,6 +2,12 @@
 # removed on exit; processes it starts are killed by PID on exit.
 set -u
 T=$(mktemp -d "${TMPDIR:-/tmp}/systrace-test.XXXXXX")
+# Cases run side by side (tests/run J=N): each has a TMPDIR of its own, so
+# what systrace stages there (and checks that nothing is left) is its alone.
+# SYSTMP is the shared one, for what another user must reach.
+SYSTMP=${TMPDIR:-/tmp}
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
 _pids=""
 _cleanup() {
     for p in $_pids; do kill "$p" 2>/dev/null; done

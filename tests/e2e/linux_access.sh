@@ -9,7 +9,7 @@ need_tracefs
 command -v setpriv >/dev/null || skip "setpriv (util-linux) absent"
 
 # a copy the unprivileged user can run, in a directory it can enter
-pub=$(mktemp -d "${TMPDIR:-/tmp}/systrace-test-pub.XXXXXX")
+pub=$(mktemp -d "$SYSTMP/systrace-test-pub.XXXXXX")
 chmod 755 "$pub"
 cp "$SYSTRACE" "$pub/systrace"
 chmod 755 "$pub/systrace"

@@ -16,7 +16,7 @@ umask 022
 
 no_litter() {   # WHAT [DIR]
     ! ls -a "${2:-.}" | grep -E '\.tmp\.|\.part$' || fail "$1: temporary file left"
-    ! ls /tmp | grep -E '^systrace-out\.' || fail "$1: staging file left in /tmp"
+    ! ls "$TMPDIR" | grep -E '^systrace-out\.' || fail "$1: staging file left in TMPDIR"
 }
 starts() { sim_state starts; }
 

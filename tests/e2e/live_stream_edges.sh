@@ -13,7 +13,7 @@ not_tracing() {   # WHAT
 }
 no_litter() {   # WHAT
     ! ls -a | grep -E '\.tmp\.|\.part$' || fail "$1: temporary file left"
-    ! ls /tmp | grep -E '^systrace-out\.' || fail "$1: staging file left in /tmp"
+    ! ls "$TMPDIR" | grep -E '^systrace-out\.' || fail "$1: staging file left in TMPDIR"
 }
 has_events() {   # FILE WHAT [BLOCK]
     trace_block "$1" "${3:-2}" | grep -q ': sched_switch: ' || fail "$2: no events in $1"

@@ -26,7 +26,9 @@
 #define PFN_CMDLINES ((size_t)8 << 20)
 #define PFN_NAME 32
 
-enum { PFN_FTRACE = 1, PFN_PTREE = 2 };
+/* PFN_FIXED: the idle task is "swapper" whatever the comms say, as in
+ * Perfetto's thread table. */
+enum { PFN_FTRACE = 1, PFN_PTREE = 2, PFN_FIXED = 3 };
 
 struct pfnames;
 

@@ -62,6 +62,7 @@ struct pftrace *pftrace_new(void)
         pftrace_free(t);
         return NULL;
     }
+    pfnames_thread(t->names, 0, "swapper", 7, PFN_FIXED);
     return t;
 }
 

@@ -12,9 +12,9 @@ struct pfs_rec {
 
 struct pfsort {
     uint8_t *arena;
-    size_t used, cap;
+    size_t used, cap, max;      /* arena grows by doubling up to max */
     struct pfs_rec *rec;
-    size_t nrec, maxrec;
+    size_t nrec, caprec, maxrec;
     uint64_t seq, late;
     int64_t last;
     int emitted;
@@ -27,16 +27,10 @@ struct pfsort *pfsort_new(size_t arena, size_t recs, pfsort_emit_fn emit, void *
     struct pfsort *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
-    s->cap = arena ? arena : PFSORT_ARENA;
+    s->max = arena ? arena : PFSORT_ARENA;
     s->maxrec = recs ? recs : PFSORT_RECS;
-    s->arena = malloc(s->cap);
-    s->rec = malloc(s->maxrec * sizeof(*s->rec));
     s->emit = emit;
     s->ctx = ctx;
-    if (!s->arena || !s->rec) {
-        pfsort_free(s);
-        return NULL;
-    }
     return s;
 }
 
@@ -96,9 +90,25 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
                         const void *body, size_t bn)
 {
     size_t n = hn + bn;
-    if (n > s->cap / 4)
+    if (n > s->max / 4)
         return ST_ETOOBIG;
-    while (s->used + n > s->cap || s->nrec == s->maxrec) {
+    while (s->used + n > s->cap && s->cap < s->max) {
+        size_t cap = s->cap ? s->cap * 2 : 65536;
+        uint8_t *a = realloc(s->arena, cap < s->max ? cap : s->max);
+        if (!a)
+            return ST_ENOMEM;
+        s->arena = a;
+        s->cap = cap < s->max ? cap : s->max;
+    }
+    if (s->nrec == s->caprec && s->caprec < s->maxrec) {
+        size_t cap = s->caprec ? s->caprec * 2 : 1024;
+        struct pfs_rec *r = realloc(s->rec, (cap < s->maxrec ? cap : s->maxrec) * sizeof(*r));
+        if (!r)
+            return ST_ENOMEM;
+        s->rec = r;
+        s->caprec = cap < s->maxrec ? cap : s->maxrec;
+    }
+    while (s->used + n > s->cap || s->nrec == s->caprec) {
         enum st_err e = flush(s, s->used / 2);
         if (e)
             return e;

@@ -16,6 +16,7 @@
  */
 #include "pftrace_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "pb.h"
@@ -269,7 +270,7 @@ static enum st_err cswitch(struct pftrace *t, int64_t ts, const struct pfrec *r,
         t->st.compact_dropped++;
         return ST_OK;
     }
-    memcpy(prev, pfnames_name(t->names, c->pid), sizeof(prev));
+    snprintf(prev, sizeof(prev), "%s", pfnames_name(t->names, c->pid));
     struct pf_switch s = {prev, c->pid, c->prio, r->state, next, r->pid, r->prio};
     begin(t, c->pid, r->cpu, ts, "sched_switch", 12);
     *c = (struct pf_cpu){1, r->pid, r->prio};

@@ -58,7 +58,10 @@ struct pftrace *pftrace_new(void)
     t->names = pfnames_new();
     t->cpu = calloc(PF_CPUS, sizeof(*t->cpu));
     t->sort = pfsort_new(0, 0, pf_emit, t);
-    if (!t->scan_names || !t->names || !t->cpu || !t->sort) {
+    t->ksym = pfksym_new();
+    t->ev.ksym = pfksym_lookup;
+    t->ev.ksym_arg = t->ksym;
+    if (!t->scan_names || !t->names || !t->cpu || !t->sort || !t->ksym) {
         pftrace_free(t);
         return NULL;
     }
@@ -79,6 +82,7 @@ void pftrace_free(struct pftrace *t)
     pfnames_free(t->scan_names);
     pfnames_free(t->names);
     pfsort_free(t->sort);
+    pfksym_free(t->ksym);
     free(t->cpu);
     free(t->istr);
     free(t->ilen);
@@ -361,8 +365,8 @@ static void count_kind(struct pftrace *t, uint32_t num)
 
 struct pf_pkt {
     uint64_t ts;
-    const uint8_t *bundle, *tree, *sys, *comp;
-    size_t bn, tn, sn, cn;
+    const uint8_t *bundle, *tree, *sys, *comp, *interned;
+    size_t bn, tn, sn, cn, in;
 };
 
 static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int depth)
@@ -386,6 +390,8 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
             k.sys = f.p, k.sn = f.len;
         else if (f.num == 50)
             k.comp = f.p, k.cn = f.len;
+        else if (f.num == 12)
+            k.interned = f.p, k.in = f.len;
         else
             count_kind(t, f.num);
     }
@@ -394,6 +400,8 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
     enum st_err e = ST_OK;
     if (k.sys && (t->scanning || !t->scanned))
         pf_uname(t, k.sys, k.sn);
+    if (k.interned && !t->scanning && pfksym_interned(t->ksym, k.interned, k.in))
+        return malformed(t, "interned data");
     if (k.tree && t->scanning && pfnames_tree(t->scan_names, k.tree, k.tn))
         return malformed(t, "a process tree");
     if (k.tree && !t->scanning) {

@@ -10,6 +10,7 @@
 
 #include "lib/dynbuf.h"
 #include "pfevent.h"
+#include "pfksym.h"
 #include "pfnames.h"
 #include "pfsort.h"
 #include "pftrace.h"
@@ -66,6 +67,7 @@ struct pftrace {
     struct pfnames *names;      /* pass 2's, as Perfetto's thread table evolves */
     struct pf_cpu *cpu;
     struct pfevent_ctx ev;
+    struct pfksym *ksym;        /* interned kernel symbols */
     int have_uname;
     struct pfsort *sort;
     struct dynbuf line, out;

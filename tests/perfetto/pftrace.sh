@@ -5,9 +5,9 @@
 # trace (tests/tools/pfcompare.py: tid, CPU, timestamp, event, arguments;
 # in timestamp order), and reading the page it finds the sched, slice,
 # counter and process-name rows it finds reading the trace.  Forms: compact
-# sched, prints, process trees, compressed packets, gzip, any file name,
-# standard input, -j and --trace-events; a truncated trace (exit 3, what
-# was complete kept); no ftrace, junk, a bad length, a huge intern index
+# sched, prints, process trees, interned kernel symbols, compressed
+# packets, gzip, any file name, standard input, -j and --trace-events; a
+# truncated trace (exit 3, what was complete kept); no ftrace, junk, a bad length, a huge intern index
 # (one line naming the file, no output).  Then the real trace of the corpus,
 # and the classic viewer in headless Chromium.
 . "$TOP/tests/lib.sh"
@@ -160,7 +160,7 @@ bad idx.pftrace "malformed Perfetto trace: compact sched intern index 4000000000
 cp sched.perfetto-trace biglen.pftrace
 printf '\012\377\377\377\017\010\001' >>biglen.pftrace
 run_st 3 --from-file biglen.pftrace -o big.html
-assert_contains err.txt "biglen.pftrace: the trace is cut short inside packet 6"
+assert_contains err.txt "biglen.pftrace: the trace is cut short inside packet 7"
 $CMP sched.perfetto-trace big.html || fail "a bad length at the end: the packets before it"
 # junk after good packets: whatever the bytes, one line and no page
 "$SYSTRACE" --from-file junk.pftrace -o junk.html -q 2>junk.err </dev/null

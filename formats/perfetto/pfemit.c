@@ -241,10 +241,49 @@ static int state_of(struct pftrace *t, const struct pfrec *r, const uint8_t *p, 
             tgid = pfnames_tgid(t->names, r->pid);
             if (!tgid)
                 tgid = pfnames_tgid(t->scan_names, r->pid);
+        } else {
+            uint32_t parent = pfnames_tgid(t->names, r->pid);
+            pfnames_process(t->names, pid, parent ? parent : r->pid);
         }
         pfnames_new_thread(t->names, pid, comm ? (const char *)comm : "", cn, tgid);
     }
     return 0;
+}
+
+/* Pass 1 of one event: only new tasks and renames matter. */
+static void scan_event(struct pftrace *t, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    struct pfrec r = {.kind = PFR_EVENT};
+    const uint8_t *msg = NULL;
+    size_t len = 0;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1) {
+        if (f.num == 2 && f.wire == PB_VARINT)
+            r.pid = (uint32_t)f.v;
+        else if ((f.num == 235 || f.num == 236) && f.wire == PB_LEN)
+            r.id = f.num, msg = f.p, len = f.len;
+    }
+    if (!msg)
+        return;
+    /* state_of works on pass 2's table: point it at pass 1's for a moment */
+    struct pfnames *keep = t->names;
+    t->names = t->scan_names;
+    uint32_t tid;
+    state_of(t, &r, msg, len, &tid);
+    t->names = keep;
+}
+
+enum st_err pf_scan_bundle(struct pftrace *t, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1)
+        if (f.num == 2 && f.wire == PB_LEN)
+            scan_event(t, f.p, f.len);
+    return ST_OK;   /* what is malformed, pass 2 reports */
 }
 
 static enum st_err event_line(struct pftrace *t, int64_t ts, const struct pfrec *r,

@@ -252,6 +252,18 @@ static enum st_err process(struct pfnames *n, const uint8_t *p, size_t len)
     return e;
 }
 
+void pfnames_process(struct pfnames *n, uint32_t pid, uint32_t ppid)
+{
+    struct pfn_proc *pr = get_pr(n, pid);
+    if (!pr) {
+        n->dropped++;
+        return;
+    }
+    if (!pr->ppid)
+        pr->ppid = ppid;
+    pfnames_set_tgid(n, pid, pid);
+}
+
 static enum st_err thread(struct pfnames *n, const uint8_t *p, size_t len)
 {
     struct pb_iter it;

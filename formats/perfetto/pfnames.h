@@ -45,6 +45,10 @@ void pfnames_set_tgid(struct pfnames *n, uint32_t tid, uint32_t tgid);
 const char *pfnames_name(const struct pfnames *n, uint32_t tid);
 uint32_t pfnames_tgid(const struct pfnames *n, uint32_t tid);
 
+/* A process seen start (task_newtask without CLONE_THREAD): named by its
+ * main thread's name in the dump until a process tree gives its cmdline. */
+void pfnames_process(struct pfnames *n, uint32_t pid, uint32_t ppid);
+
 /* A ProcessTree message: its processes (cmdline, ppid, tgid of the main
  * thread) and threads (name, tgid).  ST_EFORMAT if malformed. */
 enum st_err pfnames_tree(struct pfnames *n, const uint8_t *p, size_t len);

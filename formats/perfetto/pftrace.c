@@ -410,6 +410,8 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
     }
     if (!e && k.bundle && !t->scanning)
         e = bundle(t, k.bundle, k.bn);
+    if (!e && k.bundle && t->scanning)
+        e = pf_scan_bundle(t, k.bundle, k.bn);
     if (!e && k.comp)
         e = compressed(t, k.comp, k.cn, depth);
     return e;

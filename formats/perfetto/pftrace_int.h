@@ -84,6 +84,8 @@ enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
 
 /* pfemit.c: one sorted record to a line (or a state change). */
 enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n);
+/* Pass 1: task_newtask / task_rename of a bundle name threads and processes. */
+enum st_err pf_scan_bundle(struct pftrace *t, const uint8_t *p, size_t n);
 enum st_err pf_flush_out(struct pftrace *t);
 void pf_uname(struct pftrace *t, const uint8_t *p, size_t n);
 

@@ -168,7 +168,7 @@ rc=$?
 [ "$rc" = 1 ] || [ "$rc" = 3 ] || fail "junk: exit $rc"
 [ "$(grep -c . junk.err)" = 1 ] || fail "junk: $(cat junk.err)"
 
-# the real trace (full events, no compact sched)
+# the real trace (full events, no compact sched, no process tree)
 if [ -f "$CORPUS/perfetto/test_trace.perfetto-trace" ]; then
     R=$CORPUS/perfetto/test_trace.perfetto-trace
     run_st 0 --from-file "$R" -o real.html -q
@@ -181,6 +181,9 @@ ref, got = json.load(open('ref.json')), json.load(open('got.json'))
 assert got['cpuSlices'] == ref['cpuSlices'] > 9000, (ref['cpuSlices'], got['cpuSlices'])
 assert got['cpuCounters'] == ref['cpuCounters'], (ref, got)
 assert got['errors'] == [], got['errors']
+# no process tree in it: the processes task_newtask/task_rename name
+assert got['processNames'] == ref['processNames'] != [], (ref['processNames'],
+                                                          got['processNames'])
 PY
     reals="real.html --expect ok=true cpuSlices=9613 cpus=5"
 else

@@ -6,8 +6,8 @@
  *
  * Perfetto reads a process dump only before the ftrace text, and process
  * trees come anywhere in a trace, so a trace in a file is read twice: a
- * quick first pass (process trees and the kernel version only; ftrace
- * bundles are skipped) over its own descriptor, gunzipping again if need
+ * quick first pass (process trees, new tasks and renames only; nothing is
+ * formatted) over its own descriptor, gunzipping again if need
  * be, then the conversion proper from the main read loop.  From a pipe
  * there is no second look: the dump goes after the text, where the classic
  * viewer still reads it (Perfetto then names threads, not processes).

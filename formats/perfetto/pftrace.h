@@ -22,9 +22,9 @@
  * come out in timestamp order, as Perfetto sorts them; state (names, the
  * task on each CPU) is applied in that order too.
  *
- * Two passes: pftrace_scan_* reads the trace once for its process tree and
- * kernel version (the page's process dump goes before the ftrace text, the
- * only place Perfetto reads it); pftrace_feed/finish then convert.  The
+ * Two passes: pftrace_scan_* reads the trace once for its process trees and
+ * the tasks task_newtask/task_rename start and name (the page's process
+ * dump goes before the ftrace text, the only place Perfetto reads it); pftrace_feed/finish then convert.  The
  * scan is optional (input from a pipe): the dump is then written after.
  *
  * Errors (one line in pftrace_detail): junk, a bad length, a varint too

@@ -46,6 +46,7 @@ struct ff_result {
     uint64_t bytes_in;      /* file bytes read */
     uint64_t text_bytes;    /* trace text written */
     char detail[320];       /* what is wrong, without the file name */
+    char note[320];         /* worth saying though converted (may be "") */
 };
 
 /* Convert path ("-": standard input) into the open writer w (parts are

@@ -135,6 +135,28 @@ enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n)
     return e ? pf_error(f, e) : ST_OK;
 }
 
+/* "COUNT TEXT", after a "; " when not the first. */
+static void note(struct ff *f, uint64_t count, const char *text)
+{
+    char *n = f->res->note;
+    size_t cap = sizeof(f->res->note), at = strlen(n);
+    if (count && at + 1 < cap)
+        snprintf(n + at, cap - at, "%s%llu %s", at ? "; " : "", (unsigned long long)count,
+                 text);
+}
+
+/* What the user should hear of, though the conversion went through. */
+static void notes(struct ff *f)
+{
+    const struct pftrace_stats *st = pftrace_stats(f->pf);
+    note(f, st->lost_bundles, "ftrace bundles say the kernel lost events (buffer overrun)");
+    note(f, st->late, "events came more than the sort window after later ones and are "
+                      "written out of timestamp order");
+    note(f, st->unknown, "ftrace events of types this version cannot name were left out");
+    note(f, st->big_skipped, "packets over 8 MB were skipped unread (ftrace data never comes "
+                             "in packets that big)");
+}
+
 enum st_err ff_pf_finish(struct ff *f)
 {
     enum st_err e = pftrace_finish(f->pf);
@@ -146,6 +168,7 @@ enum st_err ff_pf_finish(struct ff *f)
     if (e)
         return pf_error(f, e);
     f->res->text_bytes += pftrace_stats(f->pf)->lines;
+    notes(f);
     tguard_end(f->guard);
     if ((e = tw_end(f->w)))
         return e;

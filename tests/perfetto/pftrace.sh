@@ -68,6 +68,13 @@ same_rows sched.perfetto-trace b.html
 "$SYSTRACE" --from-file - -o c.html -q <sched.pftrace.gz || fail "standard input"
 $CMP sched.perfetto-trace c.html || fail "standard input"
 
+# a bundle the kernel marked lost_events: converted, and the user told
+sed '0,/    cpu: 0/s//    cpu: 0\n    lost_events: true/' "$DATA/sched.textproto" >lost.textproto
+encode lost.textproto lost.pftrace
+run_st 0 --from-file lost.pftrace -o lost.html
+assert_contains err.txt "systrace: note: lost.pftrace: 1 ftrace bundles say the kernel lost events"
+$CMP lost.pftrace lost.html || fail "lost events"
+
 # compressed packets: the trace's packets deflated into one packet (field
 # 50), framed by hand here
 python3 - sched.perfetto-trace comp.perfetto-trace <<'PY'

@@ -153,6 +153,9 @@ static void notes(struct ff *f)
     note(f, st->late, "events came more than the sort window after later ones and are "
                       "written out of timestamp order");
     note(f, st->unknown, "ftrace events of types this version cannot name were left out");
+    note(f, st->other_clock, "ftrace bundles are timed by a non-boot ftrace clock: their "
+                             "timestamps are written as recorded, not converted to the "
+                             "trace's clock as Perfetto does");
     note(f, st->big_skipped, "packets over 8 MB were skipped unread (ftrace data never comes "
                              "in packets that big)");
 }

@@ -280,6 +280,8 @@ static enum st_err bundle(struct pftrace *t, const uint8_t *p, size_t n)
             cpu = f.v;
         else if (f.num == 3 && f.wire == PB_VARINT && f.v)
             t->st.lost_bundles++;
+        else if (f.num == 5 && f.wire == PB_VARINT && f.v)
+            t->st.other_clock++;    /* not converted: see the note */
         else if (f.num == 4 && f.wire == PB_LEN) {
             cs = f.p;
             csn = f.len;

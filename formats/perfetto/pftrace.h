@@ -73,6 +73,7 @@ struct pftrace_stats {
     uint64_t big_skipped;       /* packets over PFTRACE_PACKET_MAX */
     uint64_t late;              /* events out of order past the sort window */
     uint64_t unknown;           /* ftrace events of a type we cannot name */
+    uint64_t other_clock;       /* bundles timed by a non-boot ftrace clock */
 };
 const struct pftrace_stats *pftrace_stats(const struct pftrace *t);
 

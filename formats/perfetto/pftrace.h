@@ -16,7 +16,9 @@
  * previous switch on the CPU (the first compact switch of each CPU is
  * dropped, as Perfetto drops it); a compact waking is charged to the task
  * running on its CPU.  ProcessTree, task_newtask/task_rename and the comms
- * name threads (pfnames.h); SystemInfo.utsname gives the kernel version.
+ * name threads (pfnames.h).  SystemInfo.utsname is read but its kernel
+ * version not used: v58's to_ftrace prints prev_state as for an unknown
+ * kernel, and the text follows to_ftrace (pfemit.c, pfevent.h).
  *
  * Order: events go through a windowed sort (pfsort.h, about 32 MB) and
  * come out in timestamp order, as Perfetto sorts them; state (names, the
@@ -52,7 +54,7 @@ struct pftrace;
 struct pftrace *pftrace_new(void);
 void pftrace_free(struct pftrace *t);
 
-/* Pass 1 (optional): names and the kernel version only. */
+/* Pass 1 (optional): process trees, new tasks and renames only. */
 enum st_err pftrace_scan_feed(struct pftrace *t, const void *p, size_t n);
 enum st_err pftrace_scan_finish(struct pftrace *t);
 

@@ -43,7 +43,7 @@ struct pf_cpu {
 enum pf_fstate { PF_TAG, PF_LEN, PF_BODY, PF_SKIP, PF_SKIPVAR };
 
 struct pftrace {
-    int scanning;               /* pass 1: names and kernel version only */
+    int scanning;               /* pass 1: names only */
     int scanned;
     /* framing */
     enum pf_fstate fs;

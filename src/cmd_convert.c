@@ -151,6 +151,8 @@ static int convert(const struct st_options *o, struct tracewriter *w, const char
     }
     if (e == ST_ETRUNCATED)
         fprintf(stderr, "systrace: %s: %s\n", input_name(o), res.detail);
+    if (res.note[0] && !o->quiet)
+        fprintf(stderr, "systrace: note: %s: %s\n", input_name(o), res.note);
     *partial = e == ST_ETRUNCATED;
     return EXIT_OK;
 }

@@ -56,7 +56,8 @@ const char *mtrace_sniff_other(const void *head, size_t n)
     if (n >= 1 && (b[0] == '{' || b[0] == '['))
         return "JSON (a trace-event file?)";
     if (n >= 2 && b[0] == 0x0a && b[1] != 0 && !text_only(b, n))
-        return "probably a Perfetto protobuf trace";
+        return "probably a Perfetto protobuf trace (systrace --from-file converts its "
+               "ftrace events)";
     return NULL;
 }
 

@@ -1,0 +1,130 @@
+/* Interned kernel symbols; see pfksym.h.  An open-addressing table of
+ * iid -> (offset, length) into one growing string buffer. */
+#include "pfksym.h"
+
+#include <stdlib.h>
+
+#include "lib/dynbuf.h"
+#include "pb.h"
+
+struct pfk_ent {
+    uint64_t iid;
+    uint32_t off, len;
+    int used;
+};
+
+struct pfksym {
+    struct pfk_ent *e;
+    size_t n, cap;
+    struct dynbuf names;
+};
+
+struct pfksym *pfksym_new(void)
+{
+    struct pfksym *k = calloc(1, sizeof(*k));
+    if (k)
+        dynbuf_init(&k->names, PFKSYM_BYTES);
+    return k;
+}
+
+void pfksym_free(struct pfksym *k)
+{
+    if (!k)
+        return;
+    free(k->e);
+    dynbuf_free(&k->names);
+    free(k);
+}
+
+static size_t slot(uint64_t iid, size_t cap)
+{
+    return (size_t)((iid * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+}
+
+static struct pfk_ent *find(const struct pfksym *k, uint64_t iid)
+{
+    if (!k->cap)
+        return NULL;
+    for (size_t i = slot(iid, k->cap);; i = (i + 1) & (k->cap - 1)) {
+        if (!k->e[i].used || k->e[i].iid == iid)
+            return &k->e[i];
+    }
+}
+
+static int grow(struct pfksym *k)
+{
+    size_t cap = k->cap ? k->cap * 2 : 1024;
+    struct pfk_ent *e = calloc(cap, sizeof(*e));
+    if (!e)
+        return -1;
+    for (size_t i = 0; i < k->cap; i++) {
+        if (!k->e[i].used)
+            continue;
+        size_t j = slot(k->e[i].iid, cap);
+        while (e[j].used)
+            j = (j + 1) & (cap - 1);
+        e[j] = k->e[i];
+    }
+    free(k->e);
+    k->e = e;
+    k->cap = cap;
+    return 0;
+}
+
+static void add(struct pfksym *k, uint64_t iid, const uint8_t *s, size_t n)
+{
+    if ((k->n + 1) * 2 > k->cap && (k->cap >= PFKSYM_MAX * 2 || grow(k)))
+        return;
+    size_t off = k->names.len;
+    if (dynbuf_add(&k->names, s, n))
+        return;
+    struct pfk_ent *e = find(k, iid);
+    if (!e->used)
+        k->n++;
+    *e = (struct pfk_ent){iid, (uint32_t)off, (uint32_t)n, 1};
+}
+
+static enum st_err symbol(struct pfksym *k, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    uint64_t iid = 0;
+    const uint8_t *s = NULL;
+    size_t sn = 0;
+    int r;
+    pb_iter_init(&it, p, n);
+    while ((r = pb_next(&it, &f)) == 1) {
+        if (f.num == 1 && f.wire == PB_VARINT)
+            iid = f.v;
+        else if (f.num == 2 && f.wire == PB_LEN)
+            s = f.p, sn = f.len;
+    }
+    if (r)
+        return ST_EFORMAT;
+    if (s)
+        add(k, iid, s, sn);
+    return ST_OK;
+}
+
+enum st_err pfksym_interned(struct pfksym *k, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    int r;
+    enum st_err e = ST_OK;
+    pb_iter_init(&it, p, n);
+    while (!e && (r = pb_next(&it, &f)) == 1)
+        if (f.num == 26 && f.wire == PB_LEN)
+            e = symbol(k, f.p, f.len);
+    return e ? e : r ? ST_EFORMAT : ST_OK;
+}
+
+const char *pfksym_lookup(void *arg, uint64_t iid, size_t *len)
+{
+    const struct pfksym *k = arg;
+    const struct pfk_ent *e = find(k, iid);
+    if (!e || !e->used)
+        return NULL;
+    *len = e->len;
+    return k->names.data + e->off;
+}

@@ -6,6 +6,7 @@
  *                              -> htmlx -> per block: [decoder -> repair] -> guard
  *                                          -> part, or the block as it is
  *                              -> JSON scanner (fromfile_json.c) -> part(s)
+ *                              -> Perfetto reader (fromfile_pf.c) -> dump, text parts
  *
  * At the end, a result without one trace event (an ftrace event line, a
  * trace-event JSON element, a method call) is refused: it would open as a
@@ -25,6 +26,7 @@
 #include "ftrace_norm.h"
 #include "htmlextract.h"
 #include "formats/mtrace/mtrace.h"
+#include "formats/perfetto/pftrace.h"
 #include "repair.h"
 
 #define SNIFF_MAX (64 * 1024)
@@ -60,6 +62,8 @@ enum ff_kind fromfile_sniff(const unsigned char *p, size_t n, int at_eof)
         return FF_UNKNOWN;
     if (starts(p, n, "*version") || starts(p, n, "SLOW"))
         return FF_METHODTRACE;
+    if (pftrace_sniff(p, n) && control_bytes(p, n < 512 ? n : 512))
+        return FF_PERFETTO;
     if (is_zlib_header(p, n))
         return FF_ZLIB;
     size_t i = starts(p, n, "\xef\xbb\xbf") ? 3 : 0;
@@ -89,7 +93,7 @@ const char *fromfile_kind_name(enum ff_kind k)
 {
     static const char *const names[] = {
         "unknown", "atrace dump", "zlib-compressed atrace text", "ftrace text",
-        "systrace HTML", "JSON trace", "method trace", "binary data",
+        "systrace HTML", "JSON trace", "method trace", "binary data", "Perfetto trace",
     };
     return (unsigned)k < sizeof(names) / sizeof(*names) ? names[k] : "?";
 }
@@ -310,7 +314,10 @@ static enum st_err unknown(struct ff *f, const unsigned char *p)
                  "it is empty apart from blank lines");
         return ST_ENOTRACE;
     }
-    if (other)
+    if (other && p[0] == 0x0a)
+        snprintf(f->res->detail, sizeof(f->res->detail),
+                 "malformed Perfetto trace: its first packet cannot be read");
+    else if (other)
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "unknown format: this is %s, which systrace does not read", other);
     else
@@ -344,6 +351,8 @@ static enum st_err decide(struct ff *f, int at_eof)
     }
     case FF_JSON:
         return ff_json_begin(f, p, f->sniff.len);
+    case FF_PERFETTO:
+        return ff_pf_begin(f);
     case FF_METHODTRACE:
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "a compressed method trace: decompress it first (gunzip)");
@@ -359,6 +368,8 @@ static enum st_err route(struct ff *f, const void *p, size_t n)
         return htmlx_feed(f->hx, p, n);
     if (f->js)
         return ff_json_feed(f, p, n);
+    if (f->pf)
+        return ff_pf_feed(f, p, n);
     return ff_chain_feed(f, p, n);
 }
 
@@ -492,6 +503,8 @@ static enum st_err finish(struct ff *f)
         e = finish_html(f);
     else if (f->js)
         e = ff_json_finish(f);
+    else if (f->pf)
+        e = ff_pf_finish(f);
     else if (f->dec)
         e = ff_chain_finish(f);
     return e ? e : check_events(f);
@@ -505,6 +518,7 @@ static void ff_free(struct ff *f)
     ff_chain_free(f);
     htmlx_free(f->hx);
     ff_json_free(f);
+    ff_pf_free(f);
     jscan_free(f->vcount);
     tguard_free(f->guard);
     dynbuf_free(&f->sniff);
@@ -519,6 +533,7 @@ enum st_err fromfile_convert(const char *path, struct tracewriter *w,
     memset(&f, 0, sizeof(f));
     f.w = w;
     f.res = res;
+    f.path = path;
     tw_text_sink(w, &f.ts);
     dynbuf_init(&f.sniff, SNIFF_MAX);
     dynbuf_init(&f.bhead, BLOCK_HEAD);

@@ -9,6 +9,8 @@
  *     linuxPerfData), re-wrapped with the current viewer;
  *   - JSON: catapult's -j form (an object of strings) is unpacked into its
  *     parts again; any other JSON (trace-event files) is one part, as it is;
+ *   - a Perfetto protobuf trace (formats/perfetto/pftrace.h; fromfile_pf.c):
+ *     its ftrace events as systrace text, its process trees as a process dump;
  *   - any of these gzip-compressed; Android method traces (their own reader).
  * The path "-" is standard input; pipes and FIFOs work for every form.
  * atrace text goes through catapult's processing (decode.h) and the
@@ -29,7 +31,7 @@
 
 enum ff_kind {
     FF_UNKNOWN, FF_ATRACE, FF_ZLIB, FF_TEXT, FF_HTML, FF_JSON, FF_METHODTRACE,
-    FF_BINARY,
+    FF_BINARY, FF_PERFETTO,
 };
 
 /* What the first bytes of a (decompressed) file look like. */

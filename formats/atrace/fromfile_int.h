@@ -23,6 +23,7 @@ struct astage;
 struct fnorm;
 struct repair;
 struct htmlx;
+struct pftrace;
 
 /* What the data of the current JSON root member is for. */
 enum ff_member { M_NONE, M_TEXT, M_VERBATIM, M_RAW, M_SKIP };
@@ -58,6 +59,10 @@ struct ff {
     enum ff_member mkind;
     int raw_open;           /* a part of the root's non-string members */
     uint64_t json_events;
+    /* perfetto (fromfile_pf.c) */
+    const char *path;
+    struct pftrace *pf;
+    int pf_dump_after;          /* no second pass (a pipe): the dump goes last */
 };
 
 /* The ftrace chain: decoder -> thread -> flags -> repair -> guard -> part. */
@@ -89,5 +94,11 @@ enum st_err ff_json_begin(struct ff *f, const unsigned char *p, size_t n);
 enum st_err ff_json_feed(struct ff *f, const void *p, size_t n);
 enum st_err ff_json_finish(struct ff *f);
 void ff_json_free(struct ff *f);
+
+/* Perfetto protobuf input (fromfile_pf.c). */
+enum st_err ff_pf_begin(struct ff *f);
+enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n);
+enum st_err ff_pf_finish(struct ff *f);
+void ff_pf_free(struct ff *f);
 
 #endif

@@ -1,0 +1,159 @@
+/*
+ * `--from-file` of a Perfetto protobuf trace (formats/perfetto/pftrace.h):
+ * a PROCESS DUMP part from the trace's process trees, then one ftrace text
+ * part with every ftrace event as to_ftrace prints it, behind the ftrace
+ * header Perfetto's importer needs.
+ *
+ * Perfetto reads a process dump only before the ftrace text, and process
+ * trees come anywhere in a trace, so a trace in a file is read twice: a
+ * quick first pass (process trees and the kernel version only; ftrace
+ * bundles are skipped) over its own descriptor, gunzipping again if need
+ * be, then the conversion proper from the main read loop.  From a pipe
+ * there is no second look: the dump goes after the text, where the classic
+ * viewer still reads it (Perfetto then names threads, not processes).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/perfetto/pftrace.h"
+#include "fromfile_int.h"
+
+#define SCAN_CHUNK (1024 * 1024)
+
+static const char header[] =
+    "# tracer: nop\n#\n"
+    "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+    "#              | |        |      |   ||||       |         |\n";
+
+static enum st_err scan_gz(struct pftrace *pf, z_stream *z, int *end, const unsigned char *p,
+                           size_t n, unsigned char *out)
+{
+    z->next_in = (unsigned char *)p;
+    z->avail_in = (uInt)n;
+    while (z->avail_in) {
+        if (*end) {
+            if (z->next_in[0] != 0x1f)
+                return ST_OK;
+            inflateReset(z);
+            *end = 0;
+        }
+        z->next_out = out;
+        z->avail_out = SCAN_CHUNK;
+        int r = inflate(z, Z_NO_FLUSH);
+        if (r == Z_STREAM_END)
+            *end = 1;
+        else if (r != Z_OK)
+            return ST_EZLIB;    /* the main pass says what is wrong */
+        enum st_err e = pftrace_scan_feed(pf, out, SCAN_CHUNK - z->avail_out);
+        if (e)
+            return e;
+    }
+    return ST_OK;
+}
+
+/* Pass 1 over the file by path; any failure just ends it (pass 2 reports). */
+static void prescan(struct ff *f, int fd)
+{
+    unsigned char *buf = malloc(SCAN_CHUNK), *out = f->res->gzipped ? malloc(SCAN_CHUNK) : NULL;
+    z_stream z;
+    memset(&z, 0, sizeof(z));
+    int zok = f->res->gzipped && out && inflateInit2(&z, 15 + 16) == Z_OK, zend = 0;
+    enum st_err e = buf && (zok || !f->res->gzipped) ? ST_OK : ST_ENOMEM;
+    while (!e) {
+        ssize_t r = read(fd, buf, SCAN_CHUNK);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        e = zok ? scan_gz(f->pf, &z, &zend, buf, (size_t)r, out)
+                : pftrace_scan_feed(f->pf, buf, (size_t)r);
+    }
+    if (zok)
+        inflateEnd(&z);
+    free(buf);
+    free(out);
+    pftrace_scan_finish(f->pf);
+}
+
+static enum st_err dump_write(void *ctx, const void *p, size_t n)
+{
+    return ff_verbatim_write(ctx, p, n);
+}
+
+static enum st_err process_dump(struct ff *f)
+{
+    if (!pftrace_processes(f->pf))
+        return ST_OK;
+    enum st_err e = ff_verbatim_begin(f, "androidProcessDump");
+    if (!e)
+        e = pftrace_process_dump(f->pf, dump_write, f);
+    return e ? e : ff_verbatim_end(f);
+}
+
+enum st_err ff_pf_begin(struct ff *f)
+{
+    f->pf = pftrace_new();
+    if (!f->pf)
+        return ST_ENOMEM;
+    struct stat st;
+    int fd = -1;
+    if (f->path && strcmp(f->path, "-") && stat(f->path, &st) == 0 && S_ISREG(st.st_mode))
+        fd = open(f->path, O_RDONLY | O_CLOEXEC);
+    enum st_err e = ST_OK;
+    if (fd >= 0) {
+        prescan(f, fd);
+        close(fd);
+        e = process_dump(f);
+    } else
+        f->pf_dump_after = 1;
+    if (e || (e = tw_begin(f->w, "systemTraceEvents")))
+        return e;
+    f->res->parts++;
+    f->text_parts++;
+    tguard_begin(f->guard, 1);
+    pftrace_set_output(f->pf, f->gts.write, f->gts.ctx);
+    return f->gts.write(f->gts.ctx, header, sizeof(header) - 1);
+}
+
+static enum st_err pf_error(struct ff *f, enum st_err e)
+{
+    if (e == ST_ETOOBIG && tguard_detail(f->guard)[0])
+        snprintf(f->res->detail, sizeof(f->res->detail), "%s", tguard_detail(f->guard));
+    else if (pftrace_detail(f->pf)[0])
+        snprintf(f->res->detail, sizeof(f->res->detail), "%s", pftrace_detail(f->pf));
+    return e;
+}
+
+enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n)
+{
+    enum st_err e = pftrace_feed(f->pf, p, n);
+    return e ? pf_error(f, e) : ST_OK;
+}
+
+enum st_err ff_pf_finish(struct ff *f)
+{
+    enum st_err e = pftrace_finish(f->pf);
+    if (e == ST_ETRUNCATED) {
+        f->res->truncated = 1;
+        pf_error(f, e);
+        e = ST_OK;
+    }
+    if (e)
+        return pf_error(f, e);
+    f->res->text_bytes += pftrace_stats(f->pf)->lines;
+    tguard_end(f->guard);
+    if ((e = tw_end(f->w)))
+        return e;
+    return f->pf_dump_after ? process_dump(f) : ST_OK;
+}
+
+void ff_pf_free(struct ff *f)
+{
+    pftrace_free(f->pf);
+    f->pf = NULL;
+}

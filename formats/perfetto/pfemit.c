@@ -1,0 +1,317 @@
+/*
+ * Sorted records to systrace lines, with the state Perfetto's importer
+ * keeps as it reads events in timestamp order: thread names and TGIDs
+ * (pfnames.h) and the task running on each CPU (the prev_* of a compact
+ * switch, the task a compact waking is charged to).
+ *
+ * The prefix is to_ftrace's SerializePrefix: the thread name right-aligned
+ * in 16 columns with '-' written '_' (<idle> for tid 0, <unknown> when no
+ * name is known), "-TID" with the tid padded to 5, " (TGID)" padded to 5 or
+ * "(-----)", " [CPU]" zero-padded to 3, " .... ", seconds "." microseconds
+ * (6 digits), ':', then " NAME:" and the body (pfevent.h).  Perfetto names
+ * a thread by the last name it learned in the whole trace; a streaming
+ * reader knows the name so far, else the name pass 1 found in a process
+ * tree.  Deviation: line breaks inside a body (a print's text) become
+ * spaces, since a line of the page is one event.
+ */
+#include "pftrace_int.h"
+
+#include <string.h>
+
+#include "pb.h"
+
+#define CLONE_THREAD 0x10000u
+
+void pf_uname(struct pftrace *t, const uint8_t *p, size_t n)
+{
+    struct pb_iter it, u;
+    struct pb_field f;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1) {
+        if (f.num != 1 || f.wire != PB_LEN)
+            continue;
+        const char *sys = "", *rel = "";
+        size_t sn = 0, rn = 0;
+        pb_iter_init(&u, f.p, f.len);
+        struct pb_field g;
+        while (pb_next(&u, &g) == 1) {
+            if (g.num == 1 && g.wire == PB_LEN)
+                sys = (const char *)g.p, sn = g.len;
+            else if (g.num == 3 && g.wire == PB_LEN)
+                rel = (const char *)g.p, rn = g.len;
+        }
+        /* Perfetto v58's to_ftrace prints prev_state as for a kernel of
+         * unknown version (the 4.4 letters), whatever the trace's utsname
+         * says (measured: the corpus trace, kernel 4.19): the text follows
+         * to_ftrace, so the version is noted and not used. */
+        (void)sys, (void)sn, (void)rel, (void)rn;
+        t->have_uname = 1;
+    }
+}
+
+enum st_err pf_flush_out(struct pftrace *t)
+{
+    if (!t->out.len)
+        return ST_OK;
+    enum st_err e = t->write ? t->write(t->wctx, t->out.data, t->out.len) : ST_OK;
+    dynbuf_reset(&t->out);
+    return e;
+}
+
+static void add_int(struct dynbuf *b, uint64_t v, int width, char pad)
+{
+    char d[24];
+    int n = 0;
+    do
+        d[n++] = (char)('0' + v % 10);
+    while ((v /= 10) && n < 24);
+    for (int i = n; i < width; i++)
+        dynbuf_addc(b, pad);
+    while (n)
+        dynbuf_addc(b, d[--n]);
+}
+
+static const char *thread_name(const struct pftrace *t, uint32_t tid)
+{
+    if (!tid)
+        return "<idle>";
+    const char *s = pfnames_name(t->names, tid);
+    if (!*s)
+        s = pfnames_name(t->scan_names, tid);
+    return *s ? s : "<unknown>";
+}
+
+static void prefix(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts)
+{
+    struct dynbuf *b = &t->line;
+    const char *name = thread_name(t, tid);
+    size_t len = strlen(name);
+    for (size_t i = len; i < 16; i++)
+        dynbuf_addc(b, ' ');
+    for (size_t i = 0; i < len; i++)
+        dynbuf_addc(b, name[i] == '-' ? '_' : name[i]);
+    dynbuf_addc(b, '-');
+    size_t at = b->len;
+    add_int(b, tid, 0, ' ');
+    for (size_t i = b->len - at; i < 5; i++)
+        dynbuf_addc(b, ' ');
+    dynbuf_addstr(b, " (");
+    uint32_t tgid = tid ? pfnames_tgid(t->names, tid) : 0;
+    if (tid && !tgid)
+        tgid = pfnames_tgid(t->scan_names, tid);
+    if (tgid)
+        add_int(b, tgid, 5, ' ');
+    else
+        dynbuf_addstr(b, "-----");
+    dynbuf_addstr(b, ") [");
+    add_int(b, cpu, 3, '0');
+    dynbuf_addstr(b, "] .... ");
+    int64_t secs = ts / 1000000000, micros = (ts - secs * 1000000000) / 1000;
+    if (ts < 0) {
+        dynbuf_addc(b, '-');
+        secs = -secs;
+        micros = -micros;
+    }
+    add_int(b, (uint64_t)secs, 0, ' ');
+    dynbuf_addc(b, '.');
+    add_int(b, (uint64_t)micros, 6, '0');
+    dynbuf_addc(b, ':');
+}
+
+static void begin(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts, const char *name,
+                  size_t nlen)
+{
+    dynbuf_reset(&t->line);
+    prefix(t, tid, cpu, ts);
+    dynbuf_addc(&t->line, ' ');
+    dynbuf_add(&t->line, name, nlen);
+    dynbuf_addc(&t->line, ':');
+}
+
+static enum st_err end(struct pftrace *t)
+{
+    char *p = t->line.data;
+    for (size_t i = 0; i < t->line.len; i++)
+        if (p[i] == '\n' || p[i] == '\r' || p[i] == '\0')
+            p[i] = ' ';
+    enum st_err e = dynbuf_addc(&t->line, '\n');
+    if (!e)
+        e = dynbuf_add(&t->out, t->line.data, t->line.len);
+    if (e)
+        return pf_fail(t, e, "an ftrace line over 1 MB");
+    t->st.lines++;
+    return t->out.len >= PF_OUT_CHUNK ? pf_flush_out(t) : ST_OK;
+}
+
+static enum st_err body_error(struct pftrace *t, enum st_err e, const char *name, int64_t ts)
+{
+    if (e == ST_ETOOBIG)
+        return pf_fail(t, e, "an ftrace line over 1 MB (a %s event at %lld ns)", name,
+                       (long long)ts);
+    return pf_fail(t, ST_EFORMAT, "malformed Perfetto trace: a %s event at %lld ns cannot "
+                   "be read", name, (long long)ts);
+}
+
+/* ---- full events that change state ---------------------------------------- */
+
+struct pf_full_switch {
+    const uint8_t *prev_comm, *next_comm;
+    size_t pcn, ncn;
+    uint32_t prev_pid, next_pid;
+    int32_t next_prio;
+};
+
+static int read_switch(const uint8_t *p, size_t n, struct pf_full_switch *s)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    memset(s, 0, sizeof(*s));
+    pb_iter_init(&it, p, n);
+    int r;
+    while ((r = pb_next(&it, &f)) == 1) {
+        if (f.num == 1 && f.wire == PB_LEN)
+            s->prev_comm = f.p, s->pcn = f.len;
+        else if (f.num == 2 && f.wire == PB_VARINT)
+            s->prev_pid = (uint32_t)f.v;
+        else if (f.num == 5 && f.wire == PB_LEN)
+            s->next_comm = f.p, s->ncn = f.len;
+        else if (f.num == 6 && f.wire == PB_VARINT)
+            s->next_pid = (uint32_t)f.v;
+        else if (f.num == 7 && f.wire == PB_VARINT)
+            s->next_prio = (int32_t)f.v;
+    }
+    return r;
+}
+
+/* sched_switch, task_newtask, task_rename: names and the CPU's task.
+ * *tid: whose line it is (a switch is the previous task's, as in Perfetto). */
+static int state_of(struct pftrace *t, const struct pfrec *r, const uint8_t *p, size_t n,
+                    uint32_t *tid)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    *tid = r->pid;
+    if (r->id == 4) {
+        struct pf_full_switch s;
+        if (read_switch(p, n, &s))
+            return -1;
+        pfnames_thread(t->names, s.next_pid, (const char *)s.next_comm, s.ncn, PFN_FTRACE);
+        pfnames_thread(t->names, s.prev_pid, (const char *)s.prev_comm, s.pcn, PFN_FTRACE);
+        t->cpu[r->cpu] = (struct pf_cpu){1, s.next_pid, s.next_prio};
+        *tid = s.prev_pid;
+        return 0;
+    }
+    if (r->id != 235 && r->id != 236)
+        return 0;
+    uint32_t pid = 0;
+    uint64_t flags = 0;
+    const uint8_t *comm = NULL;
+    size_t cn = 0;
+    pb_iter_init(&it, p, n);
+    int k;
+    while ((k = pb_next(&it, &f)) == 1) {
+        if (f.num == 1 && f.wire == PB_VARINT)
+            pid = (uint32_t)f.v;
+        else if (f.num == 3 && f.wire == PB_VARINT)
+            flags = f.v;
+        else if (f.num == (r->id == 235 ? 2u : 3u) && f.wire == PB_LEN)
+            comm = f.p, cn = f.len;
+    }
+    if (k)
+        return -1;
+    if (r->id == 236 && comm)
+        pfnames_thread(t->names, pid, (const char *)comm, cn, PFN_FTRACE);
+    if (r->id == 235) {
+        uint32_t tgid = pid;
+        if (flags & CLONE_THREAD) {
+            tgid = pfnames_tgid(t->names, r->pid);
+            if (!tgid)
+                tgid = pfnames_tgid(t->scan_names, r->pid);
+        }
+        pfnames_new_thread(t->names, pid, comm ? (const char *)comm : "", cn, tgid);
+    }
+    return 0;
+}
+
+static enum st_err event_line(struct pftrace *t, int64_t ts, const struct pfrec *r,
+                              const uint8_t *p, size_t n)
+{
+    const char *name = pfevent_name(r->id);
+    size_t nlen = name ? strlen(name) : 0;
+    if (r->id == PFEVENT_GENERIC_ID && pfevent_generic_name(p, n, &name, &nlen))
+        return body_error(t, ST_EFORMAT, "generic", ts);
+    if (!name) {
+        t->st.unknown++;
+        return ST_OK;
+    }
+    uint32_t tid;
+    if (state_of(t, r, p, n, &tid))
+        return body_error(t, ST_EFORMAT, name, ts);
+    begin(t, tid, r->cpu, ts, name, nlen);
+    enum st_err e = pfevent_format(&t->ev, r->id, p, n, &t->line);
+    return e ? body_error(t, e, name, ts) : end(t);
+}
+
+/* ---- compact sched -------------------------------------------------------- */
+
+static enum st_err cswitch(struct pftrace *t, int64_t ts, const struct pfrec *r,
+                           const uint8_t *comm, size_t cn)
+{
+    struct pf_cpu *c = &t->cpu[r->cpu];
+    char next[PFN_NAME], prev[PFN_NAME];
+    size_t l = cn < PFN_NAME - 1 ? cn : PFN_NAME - 1;
+    memcpy(next, comm, l);
+    next[l] = '\0';
+    pfnames_thread(t->names, r->pid, (const char *)comm, cn, PFN_FTRACE);
+    if (!c->known) {
+        /* no prev_* for the first switch on a CPU: Perfetto drops it */
+        *c = (struct pf_cpu){1, r->pid, r->prio};
+        t->st.compact_dropped++;
+        return ST_OK;
+    }
+    memcpy(prev, pfnames_name(t->names, c->pid), sizeof(prev));
+    struct pf_switch s = {prev, c->pid, c->prio, r->state, next, r->pid, r->prio};
+    begin(t, c->pid, r->cpu, ts, "sched_switch", 12);
+    *c = (struct pf_cpu){1, r->pid, r->prio};
+    enum st_err e = pfevent_sched_switch(&t->ev, &s, &t->line);
+    return e ? body_error(t, e, "sched_switch", ts) : end(t);
+}
+
+static enum st_err cwaking(struct pftrace *t, int64_t ts, const struct pfrec *r,
+                           const uint8_t *comm, size_t cn)
+{
+    const struct pf_cpu *c = &t->cpu[r->cpu];
+    if (!c->known) {
+        t->st.compact_dropped++;    /* no task known to charge it to */
+        return ST_OK;
+    }
+    char name[PFN_NAME];
+    size_t l = cn < PFN_NAME - 1 ? cn : PFN_NAME - 1;
+    memcpy(name, comm, l);
+    name[l] = '\0';
+    struct pf_waking w = {name, r->pid, (uint16_t)r->prio, (uint16_t)r->aux};
+    begin(t, c->pid, r->cpu, ts, "sched_waking", 12);
+    enum st_err e = pfevent_sched_waking(&t->ev, &w, &t->line);
+    return e ? body_error(t, e, "sched_waking", ts) : end(t);
+}
+
+enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n)
+{
+    struct pftrace *t = ctx;
+    struct pfrec r;
+    memcpy(&r, p, sizeof(r));
+    p += sizeof(r);
+    n -= sizeof(r);
+    switch (r.kind) {
+    case PFR_TREE:
+        return pfnames_tree(t->names, p, n) ? pf_fail(t, ST_EFORMAT, "malformed Perfetto "
+                                                     "trace: a process tree") : ST_OK;
+    case PFR_EVENT:
+        return event_line(t, ts, &r, p, n);
+    case PFR_CSWITCH:
+        return cswitch(t, ts, &r, p, n);
+    case PFR_CWAKING:
+        return cwaking(t, ts, &r, p, n);
+    }
+    return ST_OK;
+}

@@ -1,0 +1,38 @@
+/*
+ * A windowed sort of timestamped records with a memory bound: Perfetto
+ * writes ftrace a CPU at a time (one bundle per CPU per read cycle), so
+ * a trace's events are ordered per CPU but interleave across CPUs and
+ * packets.  Records are kept in an arena of at most PFSORT_ARENA bytes and
+ * PFSORT_RECS entries; when either is full, the buffer is sorted by
+ * (timestamp, arrival) and its older half handed to emit().  A record
+ * that arrives older than one already handed on (a CPU more than half a
+ * window behind the others) is still emitted, at the next flush, out of
+ * order; pfsort_late() counts those.  Memory: 20 MB of arena + 12 MB of index at most.
+ */
+#ifndef SYSTRACE_PFSORT_H
+#define SYSTRACE_PFSORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/error.h"
+
+#define PFSORT_ARENA ((size_t)20 << 20)
+#define PFSORT_RECS ((size_t)1 << 19)
+
+typedef enum st_err (*pfsort_emit_fn)(void *ctx, int64_t ts, const uint8_t *p, size_t n);
+
+struct pfsort;
+
+/* arena, recs: the bounds (0: the defaults above; tests use small ones). */
+struct pfsort *pfsort_new(size_t arena, size_t recs, pfsort_emit_fn emit, void *ctx);
+void pfsort_free(struct pfsort *s);
+
+/* One record: head then body, copied.  A record over the arena is
+ * ST_ETOOBIG. */
+enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t hn,
+                        const void *body, size_t bn);
+/* Everything left, in order. */
+enum st_err pfsort_finish(struct pfsort *s);
+uint64_t pfsort_late(const struct pfsort *s);
+
+#endif

@@ -1,0 +1,581 @@
+/*
+ * The Perfetto trace reader (see pftrace.h): the file's framing, packets,
+ * compressed packets, FtraceEventBundle and compact sched.  Records go to
+ * the windowed sort; pfemit.c turns them into lines in timestamp order.
+ */
+#include "pftrace_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb.h"
+
+enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
+{
+    if (t->detail[0])
+        return e;       /* the first word on what went wrong stays */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->detail, sizeof(t->detail), fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+static enum st_err malformed(struct pftrace *t, const char *what)
+{
+    return pf_fail(t, ST_EFORMAT, "malformed Perfetto trace: %s in packet %llu (at byte %llu)",
+                   what, (unsigned long long)t->st.packets,
+                   (unsigned long long)t->pkt_start);
+}
+
+int pftrace_sniff(const unsigned char *p, size_t n)
+{
+    /* tag 0x0a (field 1, bytes), a length, then a packet's first tag */
+    if (n < 3 || p[0] != 0x0a)
+        return 0;
+    const uint8_t *q = p + 1, *end = p + n;
+    uint64_t len, tag;
+    if (pb_varint(&q, end, &len) != 1 || len == 0 || len > PFTRACE_PACKET_MAX)
+        return 0;
+    if (pb_varint(&q, end, &tag) != 1)
+        return 0;
+    unsigned wire = (unsigned)(tag & 7);
+    return (tag >> 3) != 0 && (wire == 0 || wire == 1 || wire == 2 || wire == 5);
+}
+
+struct pftrace *pftrace_new(void)
+{
+    struct pftrace *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    dynbuf_init(&t->pkt, PFTRACE_PACKET_MAX);
+    dynbuf_init(&t->infl, PFTRACE_INFLATE_MAX);
+    dynbuf_init(&t->line, PF_LINE_MAX);
+    dynbuf_init(&t->out, PF_OUT_CHUNK + PF_LINE_MAX + 64);
+    t->scan_names = pfnames_new();
+    t->names = pfnames_new();
+    t->cpu = calloc(PF_CPUS, sizeof(*t->cpu));
+    t->sort = pfsort_new(0, 0, pf_emit, t);
+    if (!t->scan_names || !t->names || !t->cpu || !t->sort) {
+        pftrace_free(t);
+        return NULL;
+    }
+    pfnames_thread(t->names, 0, "swapper", 7, PFN_FIXED);
+    return t;
+}
+
+void pftrace_free(struct pftrace *t)
+{
+    if (!t)
+        return;
+    if (t->z_init)
+        inflateEnd(&t->z);
+    dynbuf_free(&t->pkt);
+    dynbuf_free(&t->infl);
+    dynbuf_free(&t->line);
+    dynbuf_free(&t->out);
+    pfnames_free(t->scan_names);
+    pfnames_free(t->names);
+    pfsort_free(t->sort);
+    free(t->cpu);
+    free(t->istr);
+    free(t->ilen);
+    free(t);
+}
+
+/* ---- FtraceEventBundle -------------------------------------------------- */
+
+static enum st_err push(struct pftrace *t, int64_t ts, const struct pfrec *r,
+                        const void *body, size_t n)
+{
+    enum st_err e = pfsort_push(t->sort, ts, r, sizeof(*r), body, n);
+    if (e == ST_ETOOBIG)
+        return malformed(t, "an ftrace event over 5 MB");
+    return e ? pf_fail(t, e, "%s", t->detail[0] ? t->detail : st_strerror(e)) : ST_OK;
+}
+
+static enum st_err event(struct pftrace *t, uint32_t cpu, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    struct pfrec r = {.kind = PFR_EVENT, .cpu = cpu};
+    uint64_t ts = 0;
+    const uint8_t *msg = NULL;
+    size_t len = 0;
+    int k;
+    pb_iter_init(&it, p, n);
+    while ((k = pb_next(&it, &f)) == 1) {
+        if (f.num == 1 && f.wire == PB_VARINT)
+            ts = f.v;
+        else if (f.num == 2 && f.wire == PB_VARINT)
+            r.pid = (uint32_t)f.v;
+        else if (f.num >= 3 && f.num != 5 && f.wire == PB_LEN) {
+            r.id = f.num;
+            msg = f.p;
+            len = f.len;
+        }
+    }
+    if (k)
+        return malformed(t, "an ftrace event");
+    if (!r.id) {
+        t->st.unknown++;
+        return ST_OK;
+    }
+    return push(t, (int64_t)ts, &r, msg, len);
+}
+
+/* Packed arrays of one compact sched kind, read in step. */
+struct pf_cols {
+    struct pb_packed c[6];
+    int n, present;
+};
+
+static int cols_next(struct pf_cols *c, uint64_t *v)
+{
+    int first = -2;
+    for (int i = 0; i < c->n; i++) {
+        int r = 0;
+        v[i] = 0;
+        if (c->present & (1 << i))
+            r = pb_packed_next(&c->c[i], &v[i]);
+        else if (i == c->n - 1 && first == 1)
+            r = 1;      /* common_flags may be absent */
+        if (r < 0)
+            return -1;
+        if (first == -2)
+            first = r;
+        else if (r != first)
+            return -1;  /* arrays of different lengths */
+    }
+    return first;
+}
+
+static enum st_err comm_of(struct pftrace *t, uint64_t idx, const uint8_t **p, size_t *n)
+{
+    if (idx >= t->icap || !t->istr[idx]) {
+        char what[96];
+        snprintf(what, sizeof(what), "compact sched intern index %llu past its table",
+                 (unsigned long long)idx);
+        return malformed(t, what);
+    }
+    *p = t->istr[idx];
+    *n = t->ilen[idx];
+    return ST_OK;
+}
+
+static enum st_err switches(struct pftrace *t, uint32_t cpu, struct pf_cols *c)
+{
+    uint64_t v[6], ts = 0;
+    int r;
+    while ((r = cols_next(c, v)) == 1) {
+        const uint8_t *comm = NULL;
+        size_t cn = 0;
+        ts += v[0];
+        enum st_err e = comm_of(t, v[4], &comm, &cn);
+        struct pfrec rec = {.kind = PFR_CSWITCH, .cpu = cpu, .pid = (uint32_t)v[2],
+                            .prio = (int32_t)v[3], .state = (int64_t)v[1]};
+        if (e || (e = push(t, (int64_t)ts, &rec, comm, cn)))
+            return e;
+    }
+    return r ? malformed(t, "compact sched switch arrays") : ST_OK;
+}
+
+static enum st_err wakings(struct pftrace *t, uint32_t cpu, struct pf_cols *c)
+{
+    uint64_t v[6], ts = 0;
+    int r;
+    while ((r = cols_next(c, v)) == 1) {
+        const uint8_t *comm = NULL;
+        size_t cn = 0;
+        ts += v[0];
+        enum st_err e = comm_of(t, v[4], &comm, &cn);
+        struct pfrec rec = {.kind = PFR_CWAKING, .cpu = cpu, .pid = (uint32_t)v[1],
+                            .prio = (int32_t)v[3], .aux = (uint32_t)v[2],
+                            .id = (uint32_t)v[5]};
+        if (e || (e = push(t, (int64_t)ts, &rec, comm, cn)))
+            return e;
+    }
+    return r ? malformed(t, "compact sched waking arrays") : ST_OK;
+}
+
+static enum st_err intern(struct pftrace *t, size_t i, const uint8_t *p, size_t n)
+{
+    if (i >= PF_INTERN_MAX)
+        return malformed(t, "a compact sched intern table over 65536 entries");
+    if (i >= t->icap) {
+        size_t cap = t->icap ? t->icap * 2 : 256;
+        const uint8_t **s = realloc(t->istr, cap * sizeof(*s));
+        if (s)
+            t->istr = s;
+        size_t *l = s ? realloc(t->ilen, cap * sizeof(*l)) : NULL;
+        if (!l)
+            return pf_fail(t, ST_ENOMEM, "out of memory");
+        t->ilen = l;
+        t->icap = cap;
+    }
+    t->istr[i] = p;
+    t->ilen[i] = n;
+    return ST_OK;
+}
+
+static enum st_err compact(struct pftrace *t, uint32_t cpu, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    /* switch: ts, prev_state, next_pid, next_prio, comm; waking: ts, pid,
+     * target_cpu, prio, comm, flags */
+    static const uint8_t sw[] = {1, 2, 3, 4, 6}, wk[] = {7, 8, 9, 10, 11, 12};
+    struct pf_cols s = {.n = 5}, w = {.n = 6};
+    size_t ni = 0;
+    int k;
+    enum st_err e = ST_OK;
+    if (t->icap)
+        memset(t->istr, 0, t->icap * sizeof(*t->istr));
+    pb_iter_init(&it, p, n);
+    while (!e && (k = pb_next(&it, &f)) == 1) {
+        if (f.wire != PB_LEN)
+            continue;
+        if (f.num == 5) {
+            e = intern(t, ni++, f.p, f.len);
+            continue;
+        }
+        for (int i = 0; i < 6; i++) {
+            if (i < 5 && f.num == sw[i]) {
+                pb_packed_init(&s.c[i], &f);
+                s.present |= 1 << i;
+            }
+            if (f.num == wk[i]) {
+                pb_packed_init(&w.c[i], &f);
+                w.present |= 1 << i;
+            }
+        }
+    }
+    if (e)
+        return e;
+    if (k)
+        return malformed(t, "compact sched");
+    if (s.present && (e = switches(t, cpu, &s)))
+        return e;
+    return w.present ? wakings(t, cpu, &w) : ST_OK;
+}
+
+static enum st_err bundle(struct pftrace *t, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    uint64_t cpu = 0;
+    const uint8_t *cs = NULL;
+    size_t csn = 0;
+    int k;
+    t->bundles++;
+    pb_iter_init(&it, p, n);
+    while ((k = pb_next(&it, &f)) == 1) {
+        if (f.num == 1 && f.wire == PB_VARINT)
+            cpu = f.v;
+        else if (f.num == 3 && f.wire == PB_VARINT && f.v)
+            t->st.lost_bundles++;
+        else if (f.num == 4 && f.wire == PB_LEN) {
+            cs = f.p;
+            csn = f.len;
+        }
+    }
+    if (k)
+        return malformed(t, "an ftrace bundle");
+    if (cpu >= PF_CPUS) {
+        char what[64];
+        snprintf(what, sizeof(what), "CPU number %llu", (unsigned long long)cpu);
+        return malformed(t, what);
+    }
+    pb_iter_init(&it, p, n);
+    enum st_err e = ST_OK;
+    while (!e && pb_next(&it, &f) == 1)
+        if (f.num == 2 && f.wire == PB_LEN)
+            e = event(t, (uint32_t)cpu, f.p, f.len);
+    return !e && cs ? compact(t, (uint32_t)cpu, cs, csn) : e;
+}
+
+/* ---- packets ------------------------------------------------------------ */
+
+static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int depth);
+
+static enum st_err inflated(struct pftrace *t)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    int k;
+    enum st_err e = ST_OK;
+    pb_iter_init(&it, (const uint8_t *)t->infl.data, t->infl.len);
+    while (!e && (k = pb_next(&it, &f)) == 1)
+        if (f.num == 1 && f.wire == PB_LEN)
+            e = packet(t, f.p, f.len, 1);
+    return e ? e : k ? malformed(t, "compressed packets (what they inflate to)") : ST_OK;
+}
+
+static enum st_err compressed(struct pftrace *t, const uint8_t *p, size_t n, int depth)
+{
+    if (depth)
+        return malformed(t, "compressed packets inside compressed packets");
+    if (!t->z_init) {
+        memset(&t->z, 0, sizeof(t->z));
+        if (inflateInit(&t->z) != Z_OK)
+            return pf_fail(t, ST_ENOMEM, "out of memory");
+        t->z_init = 1;
+    } else
+        inflateReset(&t->z);
+    dynbuf_reset(&t->infl);
+    t->z.next_in = (unsigned char *)p;
+    t->z.avail_in = (uInt)n;
+    unsigned char buf[16384];
+    int r;
+    do {
+        t->z.next_out = buf;
+        t->z.avail_out = sizeof(buf);
+        r = inflate(&t->z, Z_NO_FLUSH);
+        if (r != Z_OK && r != Z_STREAM_END)
+            return malformed(t, r == Z_BUF_ERROR ? "compressed packets cut short"
+                                                 : "corrupt compressed packets");
+        if (dynbuf_add(&t->infl, buf, sizeof(buf) - t->z.avail_out))
+            return malformed(t, "compressed packets inflating past 16 MB");
+    } while (r != Z_STREAM_END);
+    return inflated(t);
+}
+
+/* Packets of data sources other than ftrace, for the message about a
+ * trace without ftrace events. */
+static const struct {
+    uint8_t kind;
+    uint16_t num;
+} kinds_of[] = {
+    {0, 11}, {0, 5}, {1, 52}, {1, 53}, {1, 57}, {1, 71}, {2, 37}, {2, 54}, {2, 56},
+    {2, 66}, {2, 74}, {3, 39}, {4, 7}, {4, 38}, {4, 40}, {4, 84}, {4, 91},
+};
+
+static void count_kind(struct pftrace *t, uint32_t num)
+{
+    for (size_t i = 0; i < sizeof(kinds_of) / sizeof(*kinds_of); i++)
+        if (kinds_of[i].num == num)
+            t->kinds[kinds_of[i].kind]++;
+}
+
+struct pf_pkt {
+    uint64_t ts;
+    const uint8_t *bundle, *tree, *sys, *comp;
+    size_t bn, tn, sn, cn;
+};
+
+static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int depth)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    struct pf_pkt k = {0};
+    int r;
+    t->st.packets++;
+    pb_iter_init(&it, p, n);
+    while ((r = pb_next(&it, &f)) == 1) {
+        if (f.num == 8 && f.wire == PB_VARINT)
+            k.ts = f.v;
+        if (f.wire != PB_LEN)
+            continue;
+        if (f.num == 1)
+            k.bundle = f.p, k.bn = f.len;
+        else if (f.num == 2)
+            k.tree = f.p, k.tn = f.len;
+        else if (f.num == 45)
+            k.sys = f.p, k.sn = f.len;
+        else if (f.num == 50)
+            k.comp = f.p, k.cn = f.len;
+        else
+            count_kind(t, f.num);
+    }
+    if (r)
+        return malformed(t, "a packet");
+    enum st_err e = ST_OK;
+    if (k.sys && (t->scanning || !t->scanned))
+        pf_uname(t, k.sys, k.sn);
+    if (k.tree && t->scanning && pfnames_tree(t->scan_names, k.tree, k.tn))
+        return malformed(t, "a process tree");
+    if (k.tree && !t->scanning) {
+        struct pfrec rec = {.kind = PFR_TREE};
+        e = push(t, (int64_t)k.ts, &rec, k.tree, k.tn);
+    }
+    if (!e && k.bundle && !t->scanning)
+        e = bundle(t, k.bundle, k.bn);
+    if (!e && k.comp)
+        e = compressed(t, k.comp, k.cn, depth);
+    return e;
+}
+
+/* ---- framing ------------------------------------------------------------ */
+
+/* A whole varint of the top level has arrived in vbuf. */
+static enum st_err top_varint(struct pftrace *t, uint64_t v)
+{
+    switch (t->fs) {
+    case PF_TAG: {
+        unsigned wire = (unsigned)(v & 7);
+        t->field = (uint32_t)(v >> 3);
+        if (!t->field || v >> 32 || (wire != 0 && wire != 1 && wire != 2 && wire != 5))
+            return pf_fail(t, ST_EFORMAT, "not a Perfetto trace (or a corrupt one): no "
+                           "packet starts at byte %llu", (unsigned long long)t->pkt_start);
+        t->fs = wire == 2 ? PF_LEN : wire == 0 ? PF_SKIPVAR : PF_SKIP;
+        t->want = wire == 1 ? 8 : 4;
+        return ST_OK;
+    }
+    case PF_LEN:
+        t->want = v;
+        if (t->field == 1 && v > PFTRACE_PACKET_MAX)
+            t->st.big_skipped++;
+        t->fs = t->field == 1 && v <= PFTRACE_PACKET_MAX ? PF_BODY : PF_SKIP;
+        dynbuf_reset(&t->pkt);
+        if (!v && t->fs == PF_BODY)
+            return packet(t, (const uint8_t *)"", 0, 0);
+        return ST_OK;
+    default:
+        t->fs = PF_TAG;
+        return ST_OK;
+    }
+}
+
+static enum st_err frame(struct pftrace *t, const uint8_t *p, size_t n)
+{
+    enum st_err e = ST_OK;
+    while (n && !e) {
+        if (t->fs == PF_TAG || t->fs == PF_LEN || t->fs == PF_SKIPVAR) {
+            if (t->fs == PF_TAG && !t->vlen)
+                t->pkt_start = t->offset;
+            t->vbuf[t->vlen++] = *p++;
+            n--;
+            t->offset++;
+            if (t->vbuf[t->vlen - 1] & 0x80) {
+                if (t->vlen == sizeof(t->vbuf))
+                    e = pf_fail(t, ST_EFORMAT, "malformed Perfetto trace: a varint longer "
+                                "than 10 bytes at byte %llu", (unsigned long long)t->offset);
+                continue;
+            }
+            uint64_t v;
+            const uint8_t *q = t->vbuf;
+            pb_varint(&q, t->vbuf + t->vlen, &v);
+            t->vlen = 0;
+            e = top_varint(t, v);
+            if ((t->fs == PF_BODY || t->fs == PF_SKIP) && !t->want)
+                t->fs = PF_TAG;
+            continue;
+        }
+        size_t take = n < t->want ? n : (size_t)t->want;
+        const uint8_t *chunk = p;
+        p += take;
+        n -= take;
+        t->offset += take;
+        t->want -= take;
+        if (t->fs == PF_BODY && !t->want && !t->pkt.len)
+            e = packet(t, chunk, take, 0);      /* whole in this chunk: no copy */
+        else if (t->fs == PF_BODY && !(e = dynbuf_add(&t->pkt, chunk, take)) && !t->want)
+            e = packet(t, (const uint8_t *)t->pkt.data, t->pkt.len, 0);
+        if (!t->want)
+            t->fs = PF_TAG;
+    }
+    return e;
+}
+
+static void begin_pass(struct pftrace *t, int scanning)
+{
+    t->scanning = scanning;
+    t->fs = PF_TAG;
+    t->vlen = 0;
+    t->offset = 0;
+    t->st.packets = 0;
+    memset(t->kinds, 0, sizeof(t->kinds));
+    t->bundles = 0;
+}
+
+enum st_err pftrace_scan_feed(struct pftrace *t, const void *p, size_t n)
+{
+    if (!t->scanning && !t->offset)
+        begin_pass(t, 1);
+    return frame(t, p, n);
+}
+
+enum st_err pftrace_scan_finish(struct pftrace *t)
+{
+    /* a cut or junk is reported by the converting pass */
+    t->detail[0] = '\0';
+    t->scanned = 1;
+    begin_pass(t, 0);
+    return ST_OK;
+}
+
+void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx)
+{
+    t->write = write;
+    t->wctx = ctx;
+}
+
+enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n)
+{
+    if (t->scanning)
+        begin_pass(t, 0);
+    return frame(t, p, n);
+}
+
+static enum st_err no_ftrace(struct pftrace *t)
+{
+    static const char *const names[] = {"track events", "GPU events", "profiles/samples",
+                                        "Android log packets", "counter packets"};
+    char holds[200] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+        if (!t->kinds[i] || at >= sizeof(holds))
+            continue;
+        int w = snprintf(holds + at, sizeof(holds) - at, "%s%llu %s", at ? ", " : "",
+                         (unsigned long long)t->kinds[i], names[i]);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    if (!at)
+        snprintf(holds, sizeof(holds), "%llu packets of other data",
+                 (unsigned long long)t->st.packets);
+    return pf_fail(t, ST_ENOTRACE, "a Perfetto trace without ftrace events (it holds %s%s): "
+                   "systrace shows only ftrace data; open it in Perfetto UI, "
+                   "https://ui.perfetto.dev", holds,
+                   t->bundles ? ", and ftrace bundles with no events in them" : "");
+}
+
+enum st_err pftrace_finish(struct pftrace *t)
+{
+    int cut = t->fs != PF_TAG || t->vlen;
+    enum st_err e = pfsort_finish(t->sort);
+    if (!e)
+        e = pf_flush_out(t);
+    t->st.late = pfsort_late(t->sort);
+    if (e)
+        return e;
+    if (cut)
+        return pf_fail(t, ST_ETRUNCATED, "the trace is cut short inside packet %llu (at byte "
+                       "%llu of the data): kept the %llu complete packets before it",
+                       (unsigned long long)t->st.packets + 1,
+                       (unsigned long long)t->pkt_start, (unsigned long long)t->st.packets);
+    if (!t->st.lines)
+        return no_ftrace(t);
+    return ST_OK;
+}
+
+enum st_err pftrace_process_dump(const struct pftrace *t, st_write_fn write, void *ctx)
+{
+    return pfnames_dump(t->scanned ? t->scan_names : t->names, write, ctx);
+}
+
+size_t pftrace_processes(const struct pftrace *t)
+{
+    return pfnames_processes(t->scanned ? t->scan_names : t->names);
+}
+
+const struct pftrace_stats *pftrace_stats(const struct pftrace *t)
+{
+    return &t->st;
+}
+
+const char *pftrace_detail(const struct pftrace *t)
+{
+    return t->detail;
+}

@@ -1,0 +1,82 @@
+/*
+ * Perfetto protobuf traces (`Trace { repeated TracePacket packet = 1; }`)
+ * to systrace text, streaming: init / feed(bytes) / finish, complete ftrace
+ * lines handed to a write callback.  The text is what Perfetto's own
+ * to_ftrace prints for every ftrace event (`traceconv systrace`, spec:
+ * ../shared/reference/perfetto-recording.md §3-4): the line prefix here
+ * (pfemit.c), the body after "NAME:" from pfevent.h.
+ *
+ * Read: packets framed one at a time (field 1 of the file; other top-level
+ * fields skipped), at most PFTRACE_PACKET_MAX bytes each (bigger ones are
+ * skipped unread and counted: no ftrace bundle comes near that);
+ * `compressed_packets` (50) inflated into at most PFTRACE_INFLATE_MAX bytes
+ * and read one level deep (a compressed packet inside is refused, so no
+ * recursion).  FtraceEventBundle: events, compact_sched rebuilt with its
+ * intern table and delta timestamps, prev_* of a compact switch from the
+ * previous switch on the CPU (the first compact switch of each CPU is
+ * dropped, as Perfetto drops it); a compact waking is charged to the task
+ * running on its CPU.  ProcessTree, task_newtask/task_rename and the comms
+ * name threads (pfnames.h); SystemInfo.utsname gives the kernel version.
+ *
+ * Order: events go through a windowed sort (pfsort.h, about 32 MB) and
+ * come out in timestamp order, as Perfetto sorts them; state (names, the
+ * task on each CPU) is applied in that order too.
+ *
+ * Two passes: pftrace_scan_* reads the trace once for its process tree and
+ * kernel version (the page's process dump goes before the ftrace text, the
+ * only place Perfetto reads it); pftrace_feed/finish then convert.  The
+ * scan is optional (input from a pipe): the dump is then written after.
+ *
+ * Errors (one line in pftrace_detail): junk, a bad length, a varint too
+ * long, nesting or an intern index out of range: ST_EFORMAT with the
+ * packet and byte offset; a cut inside a packet: ST_ETRUNCATED after every
+ * complete packet was converted.
+ */
+#ifndef SYSTRACE_PFTRACE_H
+#define SYSTRACE_PFTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/error.h"
+#include "lib/sink.h"
+
+#define PFTRACE_PACKET_MAX ((size_t)8 << 20)
+#define PFTRACE_INFLATE_MAX ((size_t)16 << 20)
+
+/* Do the first bytes look like a Perfetto trace (a TracePacket field with
+ * a plausible length, then a packet field inside)? */
+int pftrace_sniff(const unsigned char *p, size_t n);
+
+struct pftrace;
+
+struct pftrace *pftrace_new(void);
+void pftrace_free(struct pftrace *t);
+
+/* Pass 1 (optional): names and the kernel version only. */
+enum st_err pftrace_scan_feed(struct pftrace *t, const void *p, size_t n);
+enum st_err pftrace_scan_finish(struct pftrace *t);
+
+/* Pass 2: lines (each ending "\n") to write. */
+void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx);
+enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n);
+enum st_err pftrace_finish(struct pftrace *t);
+
+/* Processes known (0: no dump to write). */
+size_t pftrace_processes(const struct pftrace *t);
+/* The PROCESS DUMP part's text (ST_ENOTRACE: no process known). */
+enum st_err pftrace_process_dump(const struct pftrace *t, st_write_fn write, void *ctx);
+
+struct pftrace_stats {
+    uint64_t packets, lines;
+    uint64_t compact_dropped;   /* first compact switch per CPU, wakings before it */
+    uint64_t lost_bundles;      /* bundles the kernel marked lost_events */
+    uint64_t big_skipped;       /* packets over PFTRACE_PACKET_MAX */
+    uint64_t late;              /* events out of order past the sort window */
+    uint64_t unknown;           /* ftrace events of a type we cannot name */
+};
+const struct pftrace_stats *pftrace_stats(const struct pftrace *t);
+
+/* What went wrong, or for a trace without ftrace events what it holds. */
+const char *pftrace_detail(const struct pftrace *t);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * Internals of the Perfetto trace reader shared by pftrace.c (framing,
+ * packets, bundles, compact sched) and pfemit.c (sorted records to lines).
+ * Not a public header.
+ */
+#ifndef SYSTRACE_PFTRACE_INT_H
+#define SYSTRACE_PFTRACE_INT_H
+
+#include <zlib.h>
+
+#include "lib/dynbuf.h"
+#include "pfevent.h"
+#include "pfnames.h"
+#include "pfsort.h"
+#include "pftrace.h"
+
+#define PF_CPUS 1024            /* CPU numbers accepted */
+#define PF_INTERN_MAX 65536     /* compact sched intern table entries */
+#define PF_LINE_MAX ((size_t)1 << 20)
+#define PF_OUT_CHUNK ((size_t)256 << 10)
+
+/* What the sort holds: a header, then the event's message or a comm. */
+enum pf_kind { PFR_EVENT = 1, PFR_CSWITCH, PFR_CWAKING, PFR_TREE };
+struct pfrec {
+    uint8_t kind;
+    uint32_t cpu;
+    uint32_t id;        /* PFR_EVENT: the FtraceEvent field number */
+    uint32_t pid;       /* event: common pid; switch: next_pid; waking: pid */
+    int32_t prio;       /* switch: next_prio; waking: prio */
+    uint32_t aux;       /* waking: target_cpu */
+    int64_t state;      /* switch: prev_state */
+};
+
+/* The task running on a CPU, as the last switch there left it. */
+struct pf_cpu {
+    int known;
+    uint32_t pid;
+    int32_t prio;
+};
+
+/* Framing of the file's top level (field 1: a packet). */
+enum pf_fstate { PF_TAG, PF_LEN, PF_BODY, PF_SKIP, PF_SKIPVAR };
+
+struct pftrace {
+    int scanning;               /* pass 1: names and kernel version only */
+    int scanned;
+    /* framing */
+    enum pf_fstate fs;
+    uint8_t vbuf[10];
+    size_t vlen;
+    uint32_t field;
+    uint64_t want;              /* bytes of the body or of what is skipped */
+    struct dynbuf pkt;
+    uint64_t offset;            /* file bytes consumed */
+    uint64_t pkt_start;         /* offset of the current packet's tag */
+    /* inflating compressed_packets */
+    z_stream z;
+    int z_init;
+    struct dynbuf infl;
+    /* compact sched */
+    const uint8_t **istr;
+    size_t *ilen;
+    size_t icap;
+    /* state */
+    struct pfnames *scan_names; /* pass 1's, for the dump */
+    struct pfnames *names;      /* pass 2's, as Perfetto's thread table evolves */
+    struct pf_cpu *cpu;
+    struct pfevent_ctx ev;
+    int have_uname;
+    struct pfsort *sort;
+    struct dynbuf line, out;
+    st_write_fn write;
+    void *wctx;
+    uint64_t kinds[8];          /* packets of other data sources, for a message */
+    uint64_t bundles;
+    struct pftrace_stats st;
+    char detail[320];
+};
+
+enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* pfemit.c: one sorted record to a line (or a state change). */
+enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n);
+enum st_err pf_flush_out(struct pftrace *t);
+void pf_uname(struct pftrace *t, const uint8_t *p, size_t n);
+
+#endif

@@ -33,6 +33,11 @@ struct sim_trace {
      * trace, LOST lines not counted) or let the kernel overwrite */
     unsigned streams;
     uint64_t stream_events, stream_bytes, stream_lost;
+    /* perfetto sessions: recording now, started, finalised, killed; the
+     * last config (sim_perfetto.c) */
+    int pf_running;
+    unsigned pf_sessions, pf_finished, pf_killed;
+    char pf_config[1024];
 };
 
 /* Categories (sim_atrace.c). */

@@ -68,7 +68,7 @@ static size_t build_props(struct sim_device *dev, struct prop *p, size_t max)
     pthread_mutex_unlock(&dev->lock);
     const char *fixed[][2] = {
         {"debug.atrace.tags.enableflags", tags},
-        {"persist.traced.enable", "1"},
+        {"persist.traced.enable", o->traced_off ? "0" : "1"},
         {"ro.adb.secure", "0"},
         {"ro.build.fingerprint",
          o->no_root ? "adbsim/sim/sim:13/TQ3A.230901.001/1:user/release-keys"

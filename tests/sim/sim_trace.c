@@ -67,6 +67,9 @@ void sim_trace_write_state(struct sim_device *dev)
     dynbuf_printf(&b, "streams=%u\nstreamed_events=%llu\nstreamed_bytes=%llu\n"
                   "stream_lost=%llu\n", t->streams, (unsigned long long)t->stream_events,
                   (unsigned long long)t->stream_bytes, (unsigned long long)t->stream_lost);
+    dynbuf_printf(&b, "perfetto_running=%d\nperfetto_sessions=%u\nperfetto_finished=%u\n"
+                  "perfetto_killed=%u\nperfetto_config=%s\n", t->pf_running, t->pf_sessions,
+                  t->pf_finished, t->pf_killed, t->pf_config);
     char tmp[4096];
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     FILE *f = fopen(tmp, "w");

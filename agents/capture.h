@@ -37,6 +37,7 @@ struct capture_opts {
     int app_profile_sampling;   /* µs; 0: instrumented */
     int stream;                 /* read the trace while tracing (linux: the
                                  * per-CPU trace_pipes; android: atrace --stream) */
+    int perfetto;               /* android: record with the device's perfetto */
 };
 
 struct capture_ui {

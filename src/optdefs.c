@@ -97,6 +97,17 @@ const struct optdef st_optdefs[] = {
      "7) has its trace buffer dumped every second instead, with a warning. If the stream "
      "breaks off (a dropped link), what arrived is kept as OUT.atrace and the message gives "
      "the command that converts it."},
+    {"perfetto", 0, NULL, OPT_PERFETTO, SEC_GENERAL, 0,
+     "record through the device's own perfetto (Android 9+): keeps the Perfetto trace as "
+     "OUT.perfetto-trace beside the page and writes the page from it",
+     "-t, -b (the whole trace buffer; default 64 MB), categories (kernel ones become ftrace "
+     "events, sched with compact sched; userspace ones atrace categories), -a, presets, "
+     "several devices and Enter/Ctrl-C mean what they mean for atrace. Process names come "
+     "from linux.process_stats. A category with no Perfetto equivalent is named and dropped. "
+     "Refused while atrace tracing is on (and an atrace capture while a Perfetto session "
+     "records); where traced is off (Android 9/10) it is turned on, saying so. Every exit "
+     "path stops the session and removes its file from the device; if the conversion fails "
+     "the .perfetto-trace is kept and the message says so."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},

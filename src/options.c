@@ -228,6 +228,7 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_NO_COMPRESS: o->compress = 0; return 0;
     case OPT_FROM_FILE: o->from_file = arg; return 0;
     case OPT_STREAM: o->stream = 1; return 0;
+    case OPT_PERFETTO: o->perfetto = 1; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
     case OPT_MPROFILE: o->method_profile = arg; return 0;
     case OPT_MFORMAT: o->method_profile_format = arg; return 0;
@@ -399,5 +400,6 @@ void options_capture(const struct st_options *o, struct capture_opts *c)
         .app_profile = o->app_profile,
         .app_profile_sampling = o->app_profile_sampling,
         .stream = o->stream,
+        .perfetto = o->perfetto,
     };
 }

@@ -58,6 +58,7 @@ struct st_options {
     const char *app_profile;            /* --app-profile PROCESS (live capture) */
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
     int stream;                 /* --stream: read the trace while tracing */
+    int perfetto;               /* --perfetto: record with the device's perfetto */
     int open;                   /* --open or $SYSTRACE_OPEN */
     const struct preset *presets[8];    /* --preset, in order */
     size_t npresets;

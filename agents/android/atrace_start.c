@@ -127,6 +127,8 @@ enum st_err atrace_create(struct capture *c, void **state)
         return ST_EUNSUPPORTED;
     }
     enum st_err e = list_categories(a);
+    if (!e && c->opt->perfetto)
+        return perfetto_way_create(a);
     return e ? e : atrace_make_plan(a);
 }
 
@@ -187,5 +189,7 @@ enum st_err atrace_async_start(struct atrace *a)
 enum st_err atrace_start(void *state)
 {
     struct atrace *a = state;
+    if (a->way)
+        return a->way->start(a);
     return a->c->opt->stream ? astream_start(a) : atrace_async_start(a);
 }

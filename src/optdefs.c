@@ -74,14 +74,17 @@ const struct optdef st_optdefs[] = {
      "microseconds. Works for live captures and --from-file."},
     {"from-file", 0, "FILE", OPT_FROM_FILE, SEC_GENERAL, 0,
      "convert a saved trace instead of tracing: atrace output (raw or -z), ftrace text, a "
-     "systrace HTML page, JSON (systrace's own -j and --trace-events too), a method trace, "
-     "any of them but the last gzipped; detected by content; - reads standard input",
+     "systrace HTML page, JSON (systrace's own -j and --trace-events too), a Perfetto "
+     "protobuf trace (its ftrace events), a method trace, any of them but the last "
+     "gzipped; detected by content; - reads standard input",
      "Also any line endings and a bare zlib stream. Catapult's -j form is unpacked into its "
      "parts; trace-event JSON is kept as one part. Every output of systrace converts back "
      "to the same trace. Refused (exit 1, no output): input without a single trace event, "
      "which would be a blank page; a text line, JSON string or run of blanks longer than "
-     "64 MB; invalid JSON (the message names the byte, counted from 0). JSON cut short is "
-     "closed after its last complete event (exit 3)."},
+     "64 MB; invalid JSON (the message names the byte, counted from 0); a Perfetto trace "
+     "without ftrace events (open it in ui.perfetto.dev). JSON cut short is closed after "
+     "its last complete event, a Perfetto trace cut short keeps its complete packets "
+     "(exit 3)."},
     {"open", 0, NULL, OPT_OPEN, SEC_GENERAL, 0,
      "open the written page in a browser ($BROWSER, xdg-open or sensible-browser); also "
      "SYSTRACE_OPEN=1",

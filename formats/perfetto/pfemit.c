@@ -16,6 +16,7 @@
  */
 #include "pftrace_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "pb.h"
@@ -58,7 +59,8 @@ enum st_err pf_flush_out(struct pftrace *t)
     return e;
 }
 
-static void add_int(struct dynbuf *b, uint64_t v, int width, char pad)
+/* v right-aligned in width (0: as long as it is), into q; returns the end. */
+static char *put_int(char *q, uint64_t v, int width, char pad)
 {
     char d[24];
     int n = 0;
@@ -66,9 +68,10 @@ static void add_int(struct dynbuf *b, uint64_t v, int width, char pad)
         d[n++] = (char)('0' + v % 10);
     while ((v /= 10) && n < 24);
     for (int i = n; i < width; i++)
-        dynbuf_addc(b, pad);
+        *q++ = pad;
     while (n)
-        dynbuf_addc(b, d[--n]);
+        *q++ = d[--n];
+    return q;
 }
 
 static const char *thread_name(const struct pftrace *t, uint32_t tid)
@@ -81,41 +84,47 @@ static const char *thread_name(const struct pftrace *t, uint32_t tid)
     return *s ? s : "<unknown>";
 }
 
+/* Built in a local buffer: names are at most PFN_NAME - 1 bytes, numbers
+ * at most 20 digits, so 128 bytes always hold it. */
 static void prefix(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts)
 {
-    struct dynbuf *b = &t->line;
+    char buf[128], *q = buf;
     const char *name = thread_name(t, tid);
     size_t len = strlen(name);
     for (size_t i = len; i < 16; i++)
-        dynbuf_addc(b, ' ');
+        *q++ = ' ';
     for (size_t i = 0; i < len; i++)
-        dynbuf_addc(b, name[i] == '-' ? '_' : name[i]);
-    dynbuf_addc(b, '-');
-    size_t at = b->len;
-    add_int(b, tid, 0, ' ');
-    for (size_t i = b->len - at; i < 5; i++)
-        dynbuf_addc(b, ' ');
-    dynbuf_addstr(b, " (");
+        *q++ = name[i] == '-' ? '_' : name[i];
+    *q++ = '-';
+    char *at = q;
+    q = put_int(q, tid, 0, ' ');
+    while (q - at < 5)
+        *q++ = ' ';
+    *q++ = ' ';
+    *q++ = '(';
     uint32_t tgid = tid ? pfnames_tgid(t->names, tid) : 0;
     if (tid && !tgid)
         tgid = pfnames_tgid(t->scan_names, tid);
     if (tgid)
-        add_int(b, tgid, 5, ' ');
+        q = put_int(q, tgid, 5, ' ');
     else
-        dynbuf_addstr(b, "-----");
-    dynbuf_addstr(b, ") [");
-    add_int(b, cpu, 3, '0');
-    dynbuf_addstr(b, "] .... ");
+        for (int i = 0; i < 5; i++)
+            *q++ = '-';
+    memcpy(q, ") [", 3);
+    q = put_int(q + 3, cpu, 3, '0');
+    memcpy(q, "] .... ", 7);
+    q += 7;
     int64_t secs = ts / 1000000000, micros = (ts - secs * 1000000000) / 1000;
     if (ts < 0) {
-        dynbuf_addc(b, '-');
+        *q++ = '-';
         secs = -secs;
         micros = -micros;
     }
-    add_int(b, (uint64_t)secs, 0, ' ');
-    dynbuf_addc(b, '.');
-    add_int(b, (uint64_t)micros, 6, '0');
-    dynbuf_addc(b, ':');
+    q = put_int(q, (uint64_t)secs, 0, ' ');
+    *q++ = '.';
+    q = put_int(q, (uint64_t)micros, 6, '0');
+    *q++ = ':';
+    dynbuf_add(&t->line, buf, (size_t)(q - buf));
 }
 
 static void begin(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts, const char *name,
@@ -128,12 +137,17 @@ static void begin(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts, con
     dynbuf_addc(&t->line, ':');
 }
 
+static void blank_out(char *p, size_t n, int c)
+{
+    for (char *q = p; (q = memchr(q, c, n - (size_t)(q - p))) != NULL;)
+        *q++ = ' ';
+}
+
 static enum st_err end(struct pftrace *t)
 {
-    char *p = t->line.data;
-    for (size_t i = 0; i < t->line.len; i++)
-        if (p[i] == '\n' || p[i] == '\r' || p[i] == '\0')
-            p[i] = ' ';
+    blank_out(t->line.data, t->line.len, '\n');
+    blank_out(t->line.data, t->line.len, '\r');
+    blank_out(t->line.data, t->line.len, '\0');
     enum st_err e = dynbuf_addc(&t->line, '\n');
     if (!e)
         e = dynbuf_add(&t->out, t->line.data, t->line.len);
@@ -269,7 +283,7 @@ static enum st_err cswitch(struct pftrace *t, int64_t ts, const struct pfrec *r,
         t->st.compact_dropped++;
         return ST_OK;
     }
-    memcpy(prev, pfnames_name(t->names, c->pid), sizeof(prev));
+    snprintf(prev, sizeof(prev), "%s", pfnames_name(t->names, c->pid));
     struct pf_switch s = {prev, c->pid, c->prio, r->state, next, r->pid, r->prio};
     begin(t, c->pid, r->cpu, ts, "sched_switch", 12);
     *c = (struct pf_cpu){1, r->pid, r->prio};

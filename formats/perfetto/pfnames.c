@@ -111,13 +111,16 @@ static void set_name(struct pfn_thread *t, const char *name, size_t len, int pri
 {
     if (len >= PFN_NAME)
         len = PFN_NAME - 1;
-    memcpy(t->name, name, len);
+    if (len)
+        memcpy(t->name, name, len);
     t->name[len] = '\0';
     t->prio = (uint8_t)prio;
 }
 
 void pfnames_thread(struct pfnames *n, uint32_t tid, const char *name, size_t len, int prio)
 {
+    if (!name)
+        name = "", len = 0;     /* an event without the comm field */
     const struct pfn_thread *f = find_th(n, tid);
     if (f && f->prio > prio)
         return;

@@ -1,20 +1,41 @@
-/* The windowed sort; see pfsort.h. */
+/*
+ * The windowed sort; see pfsort.h.  Records live in blocks of the arena
+ * (PFS_BLOCK bytes, allocated as needed up to the bound); a block is used
+ * again once every record in it has been handed on, so nothing is ever
+ * moved.  Records too big for a block get their own allocation, counted in
+ * the same bound.  The index keeps the records not yet handed on: a sorted
+ * run (what a flush left) and the records pushed since, which a flush
+ * merge-sorts and merges into the run (a buffer of the index's size; no
+ * allocation per flush).
+ */
 #include "pfsort.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#define PFS_BLOCK ((size_t)64 << 10)
+
 struct pfs_rec {
     int64_t ts;
     uint64_t seq;
-    uint32_t off, len;
+    uint8_t *p;
+    uint32_t len;
+    int32_t blk;            /* -1: its own allocation */
+};
+
+struct pfs_blk {
+    uint8_t *mem;
+    size_t used;
+    uint32_t live;
 };
 
 struct pfsort {
-    uint8_t *arena;
-    size_t used, cap;
-    struct pfs_rec *rec;
-    size_t nrec, maxrec;
+    struct pfs_blk *blk;
+    size_t nblk, maxblk, bsize, cur;
+    size_t bytes, max;      /* bytes held in blocks and big records */
+    size_t big;             /* bytes of big records */
+    struct pfs_rec *rec, *tmp;
+    size_t nrec, nsorted, caprec, maxrec;
     uint64_t seq, late;
     int64_t last;
     int emitted;
@@ -27,14 +48,16 @@ struct pfsort *pfsort_new(size_t arena, size_t recs, pfsort_emit_fn emit, void *
     struct pfsort *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
-    s->cap = arena ? arena : PFSORT_ARENA;
+    s->max = arena ? arena : PFSORT_ARENA;
     s->maxrec = recs ? recs : PFSORT_RECS;
-    s->arena = malloc(s->cap);
-    s->rec = malloc(s->maxrec * sizeof(*s->rec));
+    s->bsize = s->max / 8 < PFS_BLOCK ? s->max / 8 : PFS_BLOCK;
+    s->maxblk = s->max / s->bsize;
+    s->blk = calloc(s->maxblk, sizeof(*s->blk));
     s->emit = emit;
     s->ctx = ctx;
-    if (!s->arena || !s->rec) {
-        pfsort_free(s);
+    s->cur = SIZE_MAX;
+    if (!s->blk) {
+        free(s);
         return NULL;
     }
     return s;
@@ -44,72 +67,167 @@ void pfsort_free(struct pfsort *s)
 {
     if (!s)
         return;
-    free(s->arena);
+    for (size_t i = 0; i < s->nrec; i++)
+        if (s->rec[i].blk < 0)
+            free(s->rec[i].p);
+    for (size_t i = 0; i < s->nblk; i++)
+        free(s->blk[i].mem);
+    free(s->blk);
     free(s->rec);
+    free(s->tmp);
     free(s);
 }
 
-static int cmp(const void *a, const void *b)
+static int before(const struct pfs_rec *x, const struct pfs_rec *y)
 {
-    const struct pfs_rec *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
 }
 
-static int by_off(const void *a, const void *b)
+static void merge(const struct pfs_rec *a, size_t na, const struct pfs_rec *b, size_t nb,
+                  struct pfs_rec *out)
 {
-    const struct pfs_rec *x = a, *y = b;
-    return x->off < y->off ? -1 : x->off > y->off;
+    size_t i = 0, j = 0, k = 0;
+    while (i < na && j < nb)
+        out[k++] = before(&b[j], &a[i]) ? b[j++] : a[i++];
+    while (i < na)
+        out[k++] = a[i++];
+    while (j < nb)
+        out[k++] = b[j++];
 }
 
-/* Sort, hand on records until at least `want` bytes went, keep the rest
- * (slid to the front of the arena, in place: by offset, each moves left). */
+/* Sorts a[0, n) using tmp[0, n). */
+static void msort(struct pfs_rec *a, struct pfs_rec *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    msort(a, tmp, h);
+    msort(a + h, tmp, n - h);
+    if (!before(&a[h], &a[h - 1]))
+        return;     /* already in order: common, a CPU at a time */
+    memcpy(tmp, a, h * sizeof(*a));
+    merge(tmp, h, a + h, n - h, a);
+}
+
+static void release(struct pfsort *s, const struct pfs_rec *r)
+{
+    s->bytes -= r->len;
+    if (r->blk < 0) {
+        s->big -= r->len;
+        free(r->p);
+        return;
+    }
+    struct pfs_blk *b = &s->blk[r->blk];
+    if (!--b->live && (size_t)r->blk != s->cur)
+        b->used = 0;
+}
+
+/* Sort, hand on records until at least `want` bytes went. */
 static enum st_err flush(struct pfsort *s, size_t want)
 {
-    qsort(s->rec, s->nrec, sizeof(*s->rec), cmp);
+    size_t nn = s->nrec - s->nsorted;
+    msort(s->rec + s->nsorted, s->tmp, nn);
+    merge(s->rec, s->nsorted, s->rec + s->nsorted, nn, s->tmp);
+    struct pfs_rec *t = s->rec;
+    s->rec = s->tmp;
+    s->tmp = t;
     size_t i = 0, gone = 0;
+    enum st_err e = ST_OK;
     for (; i < s->nrec && (gone < want || i == 0); i++) {
         struct pfs_rec *r = &s->rec[i];
-        enum st_err e = s->emit(s->ctx, r->ts, s->arena + r->off, r->len);
-        if (e)
-            return e;
+        e = s->emit(s->ctx, r->ts, r->p, r->len);
         gone += r->len;
         s->last = r->ts;
         s->emitted = 1;
+        release(s, r);
+        if (e) {
+            i++;
+            break;
+        }
     }
     memmove(s->rec, s->rec + i, (s->nrec - i) * sizeof(*s->rec));
     s->nrec -= i;
-    qsort(s->rec, s->nrec, sizeof(*s->rec), by_off);
-    size_t used = 0;
-    for (size_t k = 0; k < s->nrec; k++) {
-        struct pfs_rec *r = &s->rec[k];
-        memmove(s->arena + used, s->arena + r->off, r->len);
-        r->off = (uint32_t)used;
-        used += r->len;
-    }
-    s->used = used;
+    s->nsorted = s->nrec;
+    return e;
+}
+
+static enum st_err grow_index(struct pfsort *s)
+{
+    size_t cap = s->caprec ? s->caprec * 2 : 1024;
+    if (cap > s->maxrec)
+        cap = s->maxrec;
+    struct pfs_rec *r = realloc(s->rec, cap * sizeof(*r));
+    if (r)
+        s->rec = r;
+    struct pfs_rec *t = r ? realloc(s->tmp, cap * sizeof(*t)) : NULL;
+    if (!t)
+        return ST_ENOMEM;
+    s->tmp = t;
+    s->caprec = cap;
     return ST_OK;
+}
+
+/* A block with room for n bytes: the current one, an empty one, a new one;
+ * else flush until one empties. */
+static enum st_err room(struct pfsort *s, size_t n)
+{
+    for (;;) {
+        if (s->cur != SIZE_MAX && s->blk[s->cur].used + n <= s->bsize)
+            return ST_OK;
+        if (s->cur != SIZE_MAX && !s->blk[s->cur].live)
+            s->blk[s->cur].used = 0;
+        for (size_t i = 0; i < s->nblk; i++)
+            if (!s->blk[i].live && i != s->cur) {
+                s->blk[i].used = 0;
+                s->cur = i;
+                return ST_OK;
+            }
+        if (s->nblk < s->maxblk && (s->nblk + 1) * s->bsize + s->big <= s->max) {
+            if (!(s->blk[s->nblk].mem = malloc(s->bsize)))
+                return ST_ENOMEM;
+            s->cur = s->nblk++;
+            return ST_OK;
+        }
+        enum st_err e = flush(s, s->bytes / 2);
+        if (e)
+            return e;
+    }
 }
 
 enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t hn,
                         const void *body, size_t bn)
 {
     size_t n = hn + bn;
-    if (n > s->cap / 4)
+    if (n > s->max / 4)
         return ST_ETOOBIG;
-    while (s->used + n > s->cap || s->nrec == s->maxrec) {
-        enum st_err e = flush(s, s->used / 2);
-        if (e)
-            return e;
+    enum st_err e = ST_OK;
+    if (s->nrec == s->caprec && s->caprec < s->maxrec && (e = grow_index(s)))
+        return e;
+    /* blocks made so far plus big records stay within the bound */
+    while (!e && (s->nrec == s->caprec ||
+                  (n > s->bsize / 4 && s->nblk * s->bsize + s->big + n > s->max)))
+        e = flush(s, s->bytes / 2);
+    struct pfs_rec r = {ts, s->seq++, NULL, (uint32_t)n, -1};
+    if (!e && n > s->bsize / 4) {
+        e = (r.p = malloc(n)) ? ST_OK : ST_ENOMEM;
+        s->big += e ? 0 : n;
     }
+    else if (!e && !(e = room(s, n))) {
+        struct pfs_blk *b = &s->blk[s->cur];
+        r.p = b->mem + b->used;
+        r.blk = (int32_t)s->cur;
+        b->used += n;
+        b->live++;
+    }
+    if (e)
+        return e;
     if (s->emitted && ts < s->last)
         s->late++;
-    memcpy(s->arena + s->used, head, hn);
+    memcpy(r.p, head, hn);
     if (bn)
-        memcpy(s->arena + s->used + hn, body, bn);
-    s->rec[s->nrec++] = (struct pfs_rec){ts, s->seq++, (uint32_t)s->used, (uint32_t)n};
-    s->used += n;
+        memcpy(r.p + hn, body, bn);
+    s->bytes += n;
+    s->rec[s->nrec++] = r;
     return ST_OK;
 }
 

@@ -7,7 +7,8 @@
  * (timestamp, arrival) and its older half handed to emit().  A record
  * that arrives older than one already handed on (a CPU more than half a
  * window behind the others) is still emitted, at the next flush, out of
- * order; pfsort_late() counts those.  Memory: 20 MB of arena + 12 MB of index at most.
+ * order; pfsort_late() counts those.  Memory: 20 MB of records plus two
+ * index arrays of 6 MB at most.
  */
 #ifndef SYSTRACE_PFSORT_H
 #define SYSTRACE_PFSORT_H
@@ -17,7 +18,7 @@
 #include "lib/error.h"
 
 #define PFSORT_ARENA ((size_t)20 << 20)
-#define PFSORT_RECS ((size_t)1 << 19)
+#define PFSORT_RECS ((size_t)1 << 18)
 
 typedef enum st_err (*pfsort_emit_fn)(void *ctx, int64_t ts, const uint8_t *p, size_t n);
 

@@ -77,6 +77,7 @@ struct capture {
     char **argv;                /* the command line, for the controller part */
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
+    int raw_kept;               /* --perfetto: this run's trace is in raw_path */
     int traced;                 /* every agent started: what is recorded from
                                  * here on is a capture worth keeping */
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),

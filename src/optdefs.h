@@ -27,6 +27,7 @@ enum opt_id {
 enum opt_section { SEC_GENERAL, SEC_ATRACE, SEC_METHOD, SEC_FTRACE, SEC_VIEWER, SEC_COUNT };
 
 #define OPTF_HIDDEN 1
+#define OPTF_OPTARG 2     /* the argument may be left out: --name[=ARG] */
 
 struct optdef {
     const char *lng;        /* long name without dashes, or NULL */

@@ -199,6 +199,14 @@ static int checked_option(struct st_options *o, int c, char *arg, char *err, siz
         return 0;
     case OPT_PRESET:
         return add_preset(o, arg, err, errlen);
+    case OPT_OPEN:
+        if (arg && strcmp(arg, "perfetto")) {
+            snprintf(err, errlen, "--open=%s: unknown (use --open for the page, "
+                     "--open=perfetto for ui.perfetto.dev)", arg);
+            return 2;
+        }
+        o->open = arg ? BROWSER_PERFETTO : BROWSER_PAGE;
+        return 0;
     case OPT_LINK_ASSETS:
     case OPT_ASSET_DIR:
         if (c == OPT_ASSET_DIR && !strcmp(arg, "trace-viewer"))
@@ -240,7 +248,6 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_VIEWER_URL: o->viewer_url = arg; return 0;
     case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
     case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
-    case OPT_OPEN: o->open = 1; return 0;
     case OPT_ALL_DEVICES: o->all_devices = 1; return 0;
     default: return checked_option(o, c, arg, err, errlen);
     }
@@ -254,8 +261,9 @@ static void getopt_tables(struct option *longopts, char *shorts, size_t n)
     for (unsigned i = 0; i < st_noptdefs; i++) {
         const struct optdef *d = &st_optdefs[i];
         if (d->lng && k + 1 < n)
-            longopts[k++] = (struct option){d->lng, d->arg ? required_argument : no_argument,
-                                            NULL, d->id};
+            longopts[k++] = (struct option){d->lng, !d->arg ? no_argument :
+                                            d->flags & OPTF_OPTARG ? optional_argument :
+                                            required_argument, NULL, d->id};
         if (d->shrt && j + 3 < n) {
             shorts[j++] = (char)d->shrt;
             if (d->arg)

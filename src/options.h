@@ -59,7 +59,7 @@ struct st_options {
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
     int stream;                 /* --stream: read the trace while tracing */
     int perfetto;               /* --perfetto: record with the device's perfetto */
-    int open;                   /* --open or $SYSTRACE_OPEN */
+    int open;                   /* --open or $SYSTRACE_OPEN: 0, BROWSER_PAGE, _PERFETTO */
     const struct preset *presets[8];    /* --preset, in order */
     size_t npresets;
     int preset_buf_kb;          /* the largest preset -b (used without -b) */

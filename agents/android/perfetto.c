@@ -310,6 +310,7 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
         e = fail(c, e, "pulling the Perfetto trace failed: %s", adb_device_error(c->dev));
     if (!e && (e = outfile_commit(o)))
         fail(c, e, "%s: cannot write", c->raw_path);
+    c->raw_kept = !e;
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
     outfile_free(o);
     remove_file(a);

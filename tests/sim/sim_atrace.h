@@ -37,6 +37,8 @@ struct sim_trace {
      * last config (sim_perfetto.c) */
     int pf_running;
     unsigned pf_sessions, pf_finished, pf_killed;
+    unsigned long pf_last_crc;          /* the last trace file written: zlib crc32 */
+    unsigned long long pf_last_size;
     char pf_config[1024];
 };
 

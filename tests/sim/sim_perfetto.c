@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #define CONFIG_MAX (1u << 20)
 
@@ -77,6 +78,34 @@ static void count(struct sim_device *dev, int running, int finished, int killed)
     pthread_mutex_unlock(&dev->lock);
 }
 
+/* The file's bytes pass through here so the state can name its CRC
+ * (tests compare what the host kept with what the device wrote). */
+struct crc_sink {
+    struct sim_sink k;
+    struct sim_sink *to;
+    uLong crc;
+    unsigned long long size;
+};
+
+static int crc_write(struct sim_sink *k, const void *p, size_t n)
+{
+    struct crc_sink *c = (struct crc_sink *)k;
+    c->crc = crc32(c->crc, p, (uInt)n);
+    c->size += n;
+    return sink_write(c->to, p, n);
+}
+
+static int write_file(struct session *s, struct sim_sink *out)
+{
+    struct crc_sink c = {{crc_write, NULL, NULL}, out, crc32(0, Z_NULL, 0), 0};
+    int rc = pf_write_trace(s->dev, &s->cfg, s->begin_ns, sim_now_ns(), &c.k);
+    pthread_mutex_lock(&s->dev->lock);
+    s->dev->trace->pf_last_crc = c.crc;
+    s->dev->trace->pf_last_size = c.size;
+    pthread_mutex_unlock(&s->dev->lock);
+    return rc;
+}
+
 /* Record until the duration is over or a signal came; write the file. */
 static int record(struct session *s)
 {
@@ -89,7 +118,7 @@ static int record(struct session *s)
     } else if (!sim_stopping) {
         struct sim_sink *out;
         if (sim_fs_open_write(s->dev->fs, s->path, 0, s->pid, &out) == 0) {
-            rc = pf_write_trace(s->dev, &s->cfg, s->begin_ns, sim_now_ns(), out);
+            rc = write_file(s, out);
             if (out->close)
                 out->close(out);
         } else {

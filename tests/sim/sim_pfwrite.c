@@ -244,8 +244,8 @@ static void line(struct pfw *w, const char *s, size_t len)
     char *dash = tg;
     while (dash > l && dash[-1] != '-')
         dash--;
-    int tid = atoi(dash);
-    int cpu = atoi(tg + 10);
+    int tid = (int)strtol(dash, NULL, 10);
+    int cpu = (int)strtol(tg + 10, NULL, 10);
     char *tsp = strchr(tg + 10, ']');
     if (!tsp || cpu < 0 || cpu >= NCPU)
         return;

@@ -69,6 +69,11 @@ struct capture {
     int sdk;
     int root;                   /* adbd runs as root */
     char tracing_dir[64];       /* /sys/kernel/tracing or .../debug/tracing */
+    /* what else traces the device (the probe; atrace and Perfetto must not
+     * run together, perfetto-recording.md §2) */
+    int perfetto_pid;           /* a perfetto session records, else 0 */
+    int atrace_user;            /* debug.atrace.user_initiated=1: atrace is on */
+    char traced_enable[16];     /* persist.traced.enable */
     /* clock sync: id written into trace_marker, host times (µs, CLOCK_MONOTONIC) */
     char sync_id[40];
     int sync_written;

@@ -287,6 +287,28 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
     return 2;
 }
 
+/* Options a --perfetto capture cannot honour: refused, not ignored. */
+static int perfetto_conflict(const struct st_options *o, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (o->from_file)
+        why = "--from-file converts a saved trace; --perfetto records one";
+    else if (o->target == TARGET_LINUX)
+        why = "--perfetto records on an Android device; --target=linux traces this machine";
+    else if (o->stream)
+        why = "--perfetto and --stream exclude each other (the device's perfetto writes the "
+              "whole trace into a file; -b sets its buffer)";
+    else if (o->app_profile)
+        why = "--app-profile aligns the method trace with atrace's own dump (its B lines "
+              "and clock-sync marker); record it without --perfetto";
+    else if (o->kfuncs)
+        why = "-k (kernel functions) is atrace's; Perfetto's config has no equivalent: drop "
+              "-k or --perfetto";
+    if (why)
+        snprintf(err, errlen, "%s", why);
+    return why != NULL;
+}
+
 /* Categories: positional ones, else the --*-categories list; plus every
  * preset's; catapult's defaults when none are named at all. */
 static int pick_categories(struct st_options *o, int argc, char **argv, const char *atrace_cats)
@@ -346,6 +368,8 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
         snprintf(err, errlen, "several devices need --target=android");
         return 2;
     }
+    if (o->perfetto && perfetto_conflict(o, err, errlen))
+        return 2;
     if (pick_categories(o, argc, argv, atrace_cats)) {
         snprintf(err, errlen, "out of memory");
         return 2;

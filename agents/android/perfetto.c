@@ -3,8 +3,8 @@
  * device's own perfetto (Android 9+), following Perfetto's record script
  * (perfetto-recording.md §1):
  *
- *   start    one probe (a session already recording? atrace tracing on?
- *            traced enabled?), then `echo CONFIG | perfetto --background
+ *   start    from the device probe: a session already recording? atrace
+ *            tracing on? traced enabled? then `echo CONFIG | perfetto --background
  *            [--txt] -o FILE -c -` (binary config on Android 9, which has
  *            no --txt) and the session's pid from its output;
  *   stop     `kill -TERM PID` (the file is finalised), then wait until
@@ -67,47 +67,27 @@ static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
     return e;
 }
 
-/* The line after the n-th '|' line of a probe's output. */
-static void field(const char *out, int n, char *buf, size_t len)
-{
-    const char *p = out;
-    for (int i = 0; i < n && p; i++)
-        if ((p = strstr(p, "|\n")))
-            p += 2;
-    dev_first_line(p ? p : "", buf, len);
-    if (*buf == '|')
-        *buf = 0;
-}
-
-/* Another session, atrace tracing, traced off (turned on, saying so). */
+/* Another session, atrace tracing (debug.atrace.user_initiated, which
+ * atrace sets from Android 9 on and perfetto.rc stops traced_probes for:
+ * not tracing_on, which some phones boot with), both from the device
+ * probe; traced off: turned on, saying so. */
 static enum st_err probe(struct atrace *a)
 {
     struct capture *c = a->c;
-    struct dynbuf s;
-    dynbuf_init(&s, 4096);
-    dynbuf_printf(&s, "pidof perfetto; echo '|'; cat %s/tracing_on; echo '|'; "
-                      "getprop persist.traced.enable", c->tracing_dir);
-    struct adb_result r;
-    enum st_err e = dev_script(c, dynbuf_str(&s), 65536, &r);
-    dynbuf_free(&s);
-    if (e)
-        return e;
-    char pids[100], on[16], traced[16];
-    field(r.out, 0, pids, sizeof(pids));
-    field(r.out, 1, on, sizeof(on));
-    field(r.out, 2, traced, sizeof(traced));
-    adb_result_free(&r);
-    if (*pids)
+    if (c->perfetto_pid)
         return fail(c, ST_EDEVICE, "a Perfetto session is already recording on the device "
-                                 "(perfetto pid %s); wait for it or stop it first", pids);
-    if (!strcmp(on, "1"))
+                                 "(perfetto pid %d); wait for it or stop it first",
+                    c->perfetto_pid);
+    if (c->atrace_user)
         return fail(c, ST_EDEVICE, "atrace tracing is on on the device (another capture?); "
                                  "Perfetto and atrace must not run together: stop it first "
                                  "(adb -s %s shell atrace --async_stop)", c->serial);
-    if (c->sdk <= 29 && strcmp(traced, "1")) {
+    if (c->sdk <= 29 && strcmp(c->traced_enable, "1")) {
         c->ui.note(c->ui.ctx, "traced is off on %s (persist.traced.enable=%s): turning it on",
-                   c->serial, *traced ? traced : "unset");
-        if ((e = dev_script(c, "setprop persist.traced.enable 1; sleep 1", 4096, &r)))
+                   c->serial, *c->traced_enable ? c->traced_enable : "unset");
+        struct adb_result r;
+        enum st_err e = dev_script(c, "setprop persist.traced.enable 1; sleep 1", 4096, &r);
+        if (e)
             return e;
         adb_result_free(&r);
     }

@@ -19,6 +19,15 @@ page_text() {   # the ftrace text of a page
     for i in $(seq 1 "$n"); do trace_block "$1" "$i"; done | grep -E -- '-[0-9]+ +\(' || true
 }
 
+# -- options it cannot honour are usage errors, before any device is asked
+for opt in --stream --target=linux --app-profile=com.example.app "-k do_sys_open" \
+           "--from-file x.perfetto-trace"; do
+    # shellcheck disable=SC2086
+    run_st 2 --perfetto -t 1 $opt sched
+    assert_contains err.txt "systrace: error: "
+    case "$(cat err.txt)" in *"${opt%%[ =]*}"*) ;; *) fail "$opt: not named: $(cat err.txt)" ;; esac
+done
+
 # -- a capture: config from the options, the trace kept, the page from it
 start_sim
 run_st 0 --perfetto -t 1 -b 16mb -o cap.html -e "$SIM_SERIAL" sched freq idle gfx view \
@@ -81,7 +90,30 @@ done
 sadb shell atrace --async_start sched >/dev/null
 run_st 1 --perfetto -t 1 -o busy.html -e "$SIM_SERIAL" sched
 assert_contains err.txt "atrace tracing is on"
+[ "$(sim_state perfetto_running)" = 0 ] || fail "perfetto started while atrace traced"
 sadb shell atrace --async_stop >/dev/null
+
+# -- and the other way round: no atrace capture while a session records
+sadb shell "echo 'duration_ms: 30000' | perfetto --background --txt -o /data/misc/perfetto-traces/other.pftrace -c -" >other.txt
+pid=$(tr -dc 0-9 <other.txt)
+[ "$(sim_state perfetto_running)" = 1 ] || fail "the other session did not start"
+starts=$(sim_state starts)
+run_st 1 -t 1 -o busy2.html -e "$SIM_SERIAL" sched
+assert_contains err.txt "a Perfetto session is recording on the device (perfetto pid $pid)"
+[ "$(wc -l <err.txt)" = 1 ] || { cat err.txt; fail "more than one line"; }
+[ "$(sim_state starts)" = "$starts" ] || fail "atrace started while Perfetto recorded"
+[ ! -e busy2.html ] || fail "a page was written"
+sadb shell kill -KILL "$pid" >/dev/null
+wait_for 10 sh -c "[ \"\$(sed -n 's/^perfetto_running=//p' '$SIM_STATE')\" = 0 ]" ||
+    fail "the other session did not end"
+sadb shell rm -f /data/misc/perfetto-traces/other.pftrace >/dev/null
+
+# -- a phone that boots with tracing_on=1 (no atrace running) records
+start_sim --tracing-on-at-boot
+[ "$(sim_state tracing_on)" = 1 ] || fail "the simulator did not boot tracing"
+run_st 0 --perfetto -t 1 -o boot.html -e "$SIM_SERIAL" sched
+[ -s boot.perfetto-trace ] || fail "tracing_on=1 at boot: no trace"
+no_session "tracing_on=1 at boot"
 
 # -- Android 9: binary config (no --txt); traced off: turned on, saying so
 start_sim --sdk 28 --traced-off

@@ -18,6 +18,7 @@ struct sh_cmd;
 
 struct sim_trace {
     int on;
+    int user_initiated;     /* debug.atrace.user_initiated: atrace started, not cleaned up */
     int buffered;           /* the buffer holds events since t_begin */
     uint64_t cats;          /* bit i: sim_category_name(i) enabled */
     int buffer_kb;

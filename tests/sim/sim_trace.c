@@ -23,9 +23,10 @@
 struct sim_trace *sim_trace_new(struct sim_device *dev)
 {
     struct sim_trace *t = calloc(1, sizeof(*t));
-    if (t)
+    if (t) {
         t->buffer_kb = 1;
-    (void)dev;
+        t->on = t->buffered = dev->opt.tracing_on_at_boot;
+    }
     return t;
 }
 
@@ -106,6 +107,7 @@ void sim_trace_start(struct sim_device *dev, uint64_t cats, int buffer_kb,
     t->t_begin = now;
     t->t_end = 0;
     t->atrace_pid = atrace_pid;
+    t->user_initiated = 1;
     t->sync_ns = now;
     t->sync_rt_ms = sim_realtime_ms();
     t->starts++;
@@ -148,6 +150,7 @@ void sim_trace_cleanup(struct sim_device *dev)
 {
     pthread_mutex_lock(&dev->lock);
     dev->trace->cats = 0;
+    dev->trace->user_initiated = 0;
     dev->trace->buffer_kb = 1;
     dev->trace->apps[0] = '\0';
     sim_trace_write_state(dev);

@@ -160,17 +160,19 @@ static enum st_err pf_start(struct atrace *a)
     return ST_OK;
 }
 
-/* 1 gone, 0 still there, -1 could not ask. */
-static int gone(struct atrace *a)
+/* *g: 1 gone, 0 still there; an error (ST_EINTR for a second Ctrl-C)
+ * when the device could not be asked. */
+static enum st_err gone(struct atrace *a, int *g)
 {
     char cmd[96];
     snprintf(cmd, sizeof(cmd), "[ -d /proc/%d ] && echo running || echo gone", rec_of(a)->pid);
     struct adb_result r;
-    if (dev_script(a->c, cmd, 4096, &r))
-        return -1;
-    int g = strstr(r.out, "gone") != NULL;
+    enum st_err e = dev_script(a->c, cmd, 4096, &r);
+    if (e)
+        return e;
+    *g = strstr(r.out, "gone") != NULL;
     adb_result_free(&r);
-    return g;
+    return ST_OK;
 }
 
 static void nap(int ms)
@@ -194,9 +196,9 @@ static enum st_err pf_stop(struct atrace *a)
         return e;
     adb_result_free(&r);
     for (int waited = 0; waited < GONE_WAIT_MS; waited += POLL_MS) {
-        int g = gone(a);
-        if (g < 0)
-            return ST_EDEVICE;
+        int g = 0;
+        if ((e = gone(a, &g)))
+            return e;
         if (g) {
             p->recording = 0;
             return ST_OK;

@@ -37,6 +37,7 @@ struct capture_opts {
     int app_profile_sampling;   /* µs; 0: instrumented */
     int stream;                 /* read the trace while tracing (linux: the
                                  * per-CPU trace_pipes; android: atrace --stream) */
+    int perfetto;               /* android: record with the device's perfetto */
 };
 
 struct capture_ui {
@@ -68,6 +69,11 @@ struct capture {
     int sdk;
     int root;                   /* adbd runs as root */
     char tracing_dir[64];       /* /sys/kernel/tracing or .../debug/tracing */
+    /* what else traces the device (the probe; atrace and Perfetto must not
+     * run together, perfetto-recording.md §2) */
+    int perfetto_pid;           /* a perfetto session records, else 0 */
+    int atrace_user;            /* debug.atrace.user_initiated=1: atrace is on */
+    char traced_enable[16];     /* persist.traced.enable */
     /* clock sync: id written into trace_marker, host times (µs, CLOCK_MONOTONIC) */
     char sync_id[40];
     int sync_written;
@@ -76,6 +82,7 @@ struct capture {
     char **argv;                /* the command line, for the controller part */
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
+    int raw_kept;               /* --perfetto: this run's trace is in raw_path */
     int traced;                 /* every agent started: what is recorded from
                                  * here on is a capture worth keeping */
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),

@@ -43,9 +43,9 @@ static void spec(const struct optdef *d)
         text(d->lng);
         fputs("\\fR", stdout);
         if (d->arg) {
-            fputs("=\\fI", stdout);
+            fputs(d->flags & OPTF_OPTARG ? "[=\\fI" : "=\\fI", stdout);
             text(d->arg);
-            fputs("\\fR", stdout);
+            fputs(d->flags & OPTF_OPTARG ? "\\fR]" : "\\fR", stdout);
         }
     }
     putchar('\n');

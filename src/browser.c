@@ -13,7 +13,9 @@
 int browser_wanted(int flag)
 {
     const char *e = getenv("SYSTRACE_OPEN");
-    return flag || (e && *e && strcmp(e, "0") != 0);
+    if (flag || !e || !*e || !strcmp(e, "0"))
+        return flag;
+    return !strcmp(e, "perfetto") ? BROWSER_PERFETTO : BROWSER_PAGE;
 }
 
 /* The program of a command line: its first word, if it can be run. */
@@ -89,6 +91,15 @@ int browser_open(const char *path, char *warn, size_t warnlen)
         snprintf(warn, warnlen, "--open: cannot resolve %s", path);
         return -1;
     }
+    if (browser_open_url(url) == 0)
+        return 0;
+    snprintf(warn, warnlen, "--open: no browser found ($BROWSER, xdg-open, sensible-browser); "
+                            "open %s yourself", url);
+    return -1;
+}
+
+int browser_open_url(const char *url)
+{
     const char *env = getenv("BROWSER");
     if (env && *env) {
         char list[4096];
@@ -106,7 +117,5 @@ int browser_open(const char *path, char *warn, size_t warnlen)
     for (int i = 0; fallbacks[i]; i++)
         if (runnable(fallbacks[i]) && spawn(fallbacks[i], url) == 0)
             return 0;
-    snprintf(warn, warnlen, "--open: no browser found ($BROWSER, xdg-open, sensible-browser); "
-                            "open %s yourself", url);
     return -1;
 }

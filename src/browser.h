@@ -17,7 +17,12 @@
  * one line in warn. */
 int browser_open(const char *path, char *warn, size_t warnlen);
 
-/* --open was given, or $SYSTRACE_OPEN is set to something other than 0. */
+/* The same with any URL (the first browser that starts); 0 or -1. */
+int browser_open_url(const char *url);
+
+/* What to open: --open's value (0: nothing), else $SYSTRACE_OPEN's
+ * ("perfetto", or anything other than 0 for the page). */
+enum { BROWSER_PAGE = 1, BROWSER_PERFETTO = 2 };
 int browser_wanted(int flag);
 
 #endif

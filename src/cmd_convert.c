@@ -21,6 +21,7 @@
 #include "formats/html/tracewriter.h"
 #include "formats/html/viewer.h"
 #include "outname.h"
+#include "pfopen.h"
 
 void report_written(const struct st_options *o, const char *path)
 {
@@ -36,14 +37,25 @@ void report_written(const struct st_options *o, const char *path)
 void open_result(const struct st_options *o, const char *path)
 {
     struct stat st;
-    if (!o->open || o->json)
-        return;
+    if (o->open != BROWSER_PAGE || o->json)
+        return;     /* --open=perfetto: the caller serves the trace (pfopen.h) */
     char warn[PATH_MAX + 200];
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         fprintf(stderr, "systrace: warning: --open: %s is not a file a browser can open\n",
                 path);
     else if (browser_open(path, warn, sizeof(warn)))
         fprintf(stderr, "systrace: warning: %s\n", warn);
+}
+
+void open_in_perfetto(const struct st_options *o, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "systrace: warning: --open=perfetto: %s is not a file that can be "
+                        "served\n", path);
+        return;
+    }
+    pfopen_serve(&path, 1, o->quiet, -1);
 }
 
 /* Load the viewer for HTML output; prints its own error. */
@@ -131,10 +143,11 @@ static void report_renamed(const struct st_options *o, const struct outname *n)
 
 /* The conversion into the open writer; an exit code. */
 static int convert(const struct st_options *o, struct tracewriter *w, const char *out,
-                   int *partial)
+                   int *partial, enum ff_kind *kind)
 {
     struct ff_result res;
     enum st_err e = fromfile_convert(o->from_file, w, &res);
+    *kind = res.kind;
     if (e && e != ST_ETRUNCATED && tw_error(w)) {
         /* the output failed (a full disk), not the input */
         fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
@@ -175,6 +188,7 @@ int cmd_from_file(const struct st_options *o)
     struct tevents *te = NULL;
     enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &v, &w);
     int rc = EXIT_OK, partial = 0;
+    enum ff_kind kind = FF_UNKNOWN;
     if (e) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", out,
                 w ? tw_errtext(w) : st_strerror(e));
@@ -189,7 +203,7 @@ int cmd_from_file(const struct st_options *o)
      * removing the unfinished output */
     sig_install();
     sig_exit_first();
-    if ((rc = convert(o, w, out, &partial)))
+    if ((rc = convert(o, w, out, &partial, &kind)))
         goto done;
     if (partial)
         rc = EXIT_PARTIAL;
@@ -199,6 +213,9 @@ int cmd_from_file(const struct st_options *o)
     open_result(o, out);
     if (commit_trace_events(o, te))
         rc = EXIT_ERROR;
+    if (o->open == BROWSER_PERFETTO)
+        open_in_perfetto(o, kind == FF_PERFETTO && !outname_is_stdin(o->from_file) ?
+                         o->from_file : out);
 done:
     sig_restore();
     tw_free(w);

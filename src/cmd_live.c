@@ -26,7 +26,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "devrun.h"
+#include "browser.h"
 #include "lib/signals.h"
+#include "pfopen.h"
 #include "presets.h"
 
 #define TESTED_SERVER_VERSION 41
@@ -323,6 +325,25 @@ static int open_devices(struct live *l)
     return several ? run_several(l) : run_one(l);
 }
 
+/* --open=perfetto: each device's Perfetto trace (kept even when its page
+ * failed), else its written page. */
+static void serve_to_perfetto(struct live *l)
+{
+    const char *paths[ST_MAX_DEVICES];
+    size_t n = 0;
+    for (size_t i = 0; l->d && i < l->n && n < ST_MAX_DEVICES; i++) {
+        struct devrun *d = &l->d[i];
+        if (d->c.raw_kept)
+            paths[n++] = d->res.raw;
+        else if (d->rc == EXIT_OK && d->collected && strcmp(d->res.out, "-"))
+            paths[n++] = d->res.out;
+    }
+    if (!n || sig_terminated())
+        return;
+    sig_drain();    /* a Ctrl-C that ended tracing is not one that ends serving */
+    pfopen_serve(paths, n, l->o->quiet, l->sigfd);
+}
+
 int cmd_live(const struct st_options *o)
 {
     if (o->target == TARGET_LINUX)
@@ -341,6 +362,8 @@ int cmd_live(const struct st_options *o)
     int rc = choose_transport(&l);
     if (rc == EXIT_OK)
         rc = open_devices(&l);
+    if (o->open == BROWSER_PERFETTO && !o->list_categories)
+        serve_to_perfetto(&l);
     for (size_t i = 0; l.d && i < l.n; i++)
         devrun_free(&l.d[i]);
     free(l.d);

@@ -190,7 +190,8 @@ int devrun_start(struct devrun *d, const struct viewer *v)
     if (d->taken)
         d->c.ui.warn(d->c.ui.ctx, "%s already exists and is left alone; this capture goes "
                      "to %s (-o names the output)", d->taken, d->out_path);
-    if ((d->rc = result_open_viewer(&d->o, ".atrace", v, &d->res))) {
+    if ((d->rc = result_open_viewer(&d->o, d->o.perfetto ? ".perfetto-trace" : ".atrace", v,
+                                    &d->res))) {
         snprintf(d->outcome, sizeof(d->outcome), "failed: its output cannot be written");
         return d->rc;
     }

@@ -85,11 +85,21 @@ const struct optdef st_optdefs[] = {
      "without ftrace events (open it in ui.perfetto.dev). JSON cut short is closed after "
      "its last complete event, a Perfetto trace cut short keeps its complete packets "
      "(exit 3)."},
-    {"open", 0, NULL, OPT_OPEN, SEC_GENERAL, 0,
+    {"open", 0, "perfetto", OPT_OPEN, SEC_GENERAL, OPTF_OPTARG,
      "open the written page in a browser ($BROWSER, xdg-open or sensible-browser); also "
-     "SYSTRACE_OPEN=1",
+     "SYSTRACE_OPEN=1. --open=perfetto (SYSTRACE_OPEN=perfetto) opens the Perfetto trace "
+     "(--perfetto's, or --from-file's input) in ui.perfetto.dev instead",
      "The browser is started detached and never waited for; when none can be started a "
-     "warning says so and the run still succeeds."},
+     "warning says so and the run still succeeds. --open=perfetto does what Perfetto's "
+     "record script does: it serves the trace once from http://127.0.0.1:9001/NAME (the "
+     "port ui.perfetto.dev trusts, with the CORS header for its origin), opens "
+     "https://ui.perfetto.dev/#!/?url=http://127.0.0.1:9001/NAME, and stops serving once the "
+     "file was fetched, or after 120 seconds (SYSTRACE_OPEN_TIMEOUT) or Ctrl-C, saying so. "
+     "Without a Perfetto trace (an atrace capture, a --from-file of another format or of "
+     "standard input) it serves the written page or JSON, which ui.perfetto.dev reads too; "
+     "with several devices it serves each device's trace and opens one tab per device. If "
+     "the port is taken or no browser starts, a warning or the URL to open says so and the "
+     "run still succeeds."},
     {"stream", 0, NULL, OPT_STREAM, SEC_GENERAL, 0,
      "read the trace while tracing, so a capture of any length keeps every event (spooled "
      "beside the output): on Android through the device's atrace --stream, with "
@@ -100,6 +110,19 @@ const struct optdef st_optdefs[] = {
      "7) has its trace buffer dumped every second instead, with a warning. If the stream "
      "breaks off (a dropped link), what arrived is kept as OUT.atrace and the message gives "
      "the command that converts it."},
+    {"perfetto", 0, NULL, OPT_PERFETTO, SEC_GENERAL, 0,
+     "record through the device's own perfetto (Android 9+): keeps the Perfetto trace as "
+     "OUT.perfetto-trace beside the page and writes the page from it",
+     "-t, -b (the whole trace buffer; default 64 MB), categories (kernel ones become ftrace "
+     "events, sched with compact sched; userspace ones atrace categories), -a, presets, "
+     "several devices and Enter/Ctrl-C mean what they mean for atrace. Process names come "
+     "from linux.process_stats. A category with no Perfetto equivalent is named and dropped. "
+     "Refused while atrace tracing is on (debug.atrace.user_initiated=1; and an atrace "
+     "capture while a Perfetto session records); where traced is off (Android 9/10) it is "
+     "turned on, saying so. Not with --stream, --target=linux, --app-profile, -k or "
+     "--from-file (a usage error). Every exit "
+     "path stops the session and removes its file from the device; if the conversion fails "
+     "the .perfetto-trace is kept and the message says so."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},

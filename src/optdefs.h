@@ -21,11 +21,13 @@ enum opt_id {
     OPT_VERSION, OPT_MPROFILE, OPT_MFORMAT, OPT_MCLOCK, OPT_CALLGRAPH, OPT_CGTHRESH,
     OPT_MJSON, OPT_APPPROF, OPT_APPSAMPLE, OPT_STREAM, OPT_VIEWER_URL, OPT_UPDATE_VIEWER,
     OPT_TRACE_EVENTS, OPT_OPEN, OPT_PRESET, OPT_ALL_DEVICES,
+    OPT_PERFETTO,
 };
 
 enum opt_section { SEC_GENERAL, SEC_ATRACE, SEC_METHOD, SEC_FTRACE, SEC_VIEWER, SEC_COUNT };
 
 #define OPTF_HIDDEN 1
+#define OPTF_OPTARG 2     /* the argument may be left out: --name[=ARG] */
 
 struct optdef {
     const char *lng;        /* long name without dashes, or NULL */

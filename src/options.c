@@ -199,6 +199,14 @@ static int checked_option(struct st_options *o, int c, char *arg, char *err, siz
         return 0;
     case OPT_PRESET:
         return add_preset(o, arg, err, errlen);
+    case OPT_OPEN:
+        if (arg && strcmp(arg, "perfetto")) {
+            snprintf(err, errlen, "--open=%s: unknown (use --open for the page, "
+                     "--open=perfetto for ui.perfetto.dev)", arg);
+            return 2;
+        }
+        o->open = arg ? BROWSER_PERFETTO : BROWSER_PAGE;
+        return 0;
     case OPT_LINK_ASSETS:
     case OPT_ASSET_DIR:
         if (c == OPT_ASSET_DIR && !strcmp(arg, "trace-viewer"))
@@ -228,6 +236,7 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_NO_COMPRESS: o->compress = 0; return 0;
     case OPT_FROM_FILE: o->from_file = arg; return 0;
     case OPT_STREAM: o->stream = 1; return 0;
+    case OPT_PERFETTO: o->perfetto = 1; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
     case OPT_MPROFILE: o->method_profile = arg; return 0;
     case OPT_MFORMAT: o->method_profile_format = arg; return 0;
@@ -239,7 +248,6 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_VIEWER_URL: o->viewer_url = arg; return 0;
     case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
     case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
-    case OPT_OPEN: o->open = 1; return 0;
     case OPT_ALL_DEVICES: o->all_devices = 1; return 0;
     default: return checked_option(o, c, arg, err, errlen);
     }
@@ -253,8 +261,9 @@ static void getopt_tables(struct option *longopts, char *shorts, size_t n)
     for (unsigned i = 0; i < st_noptdefs; i++) {
         const struct optdef *d = &st_optdefs[i];
         if (d->lng && k + 1 < n)
-            longopts[k++] = (struct option){d->lng, d->arg ? required_argument : no_argument,
-                                            NULL, d->id};
+            longopts[k++] = (struct option){d->lng, !d->arg ? no_argument :
+                                            d->flags & OPTF_OPTARG ? optional_argument :
+                                            required_argument, NULL, d->id};
         if (d->shrt && j + 3 < n) {
             shorts[j++] = (char)d->shrt;
             if (d->arg)
@@ -276,6 +285,28 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
     else
         snprintf(err, errlen, "no such option: -%c", optopt);
     return 2;
+}
+
+/* Options a --perfetto capture cannot honour: refused, not ignored. */
+static int perfetto_conflict(const struct st_options *o, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (o->from_file)
+        why = "--from-file converts a saved trace; --perfetto records one";
+    else if (o->target == TARGET_LINUX)
+        why = "--perfetto records on an Android device; --target=linux traces this machine";
+    else if (o->stream)
+        why = "--perfetto and --stream exclude each other (the device's perfetto writes the "
+              "whole trace into a file; -b sets its buffer)";
+    else if (o->app_profile)
+        why = "--app-profile aligns the method trace with atrace's own dump (its B lines "
+              "and clock-sync marker); record it without --perfetto";
+    else if (o->kfuncs)
+        why = "-k (kernel functions) is atrace's; Perfetto's config has no equivalent: drop "
+              "-k or --perfetto";
+    if (why)
+        snprintf(err, errlen, "%s", why);
+    return why != NULL;
 }
 
 /* Categories: positional ones, else the --*-categories list; plus every
@@ -337,6 +368,8 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
         snprintf(err, errlen, "several devices need --target=android");
         return 2;
     }
+    if (o->perfetto && perfetto_conflict(o, err, errlen))
+        return 2;
     if (pick_categories(o, argc, argv, atrace_cats)) {
         snprintf(err, errlen, "out of memory");
         return 2;
@@ -399,5 +432,6 @@ void options_capture(const struct st_options *o, struct capture_opts *c)
         .app_profile = o->app_profile,
         .app_profile_sampling = o->app_profile_sampling,
         .stream = o->stream,
+        .perfetto = o->perfetto,
     };
 }

@@ -58,7 +58,8 @@ struct st_options {
     const char *app_profile;            /* --app-profile PROCESS (live capture) */
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
     int stream;                 /* --stream: read the trace while tracing */
-    int open;                   /* --open or $SYSTRACE_OPEN */
+    int perfetto;               /* --perfetto: record with the device's perfetto */
+    int open;                   /* --open or $SYSTRACE_OPEN: 0, BROWSER_PAGE, _PERFETTO */
     const struct preset *presets[8];    /* --preset, in order */
     size_t npresets;
     int preset_buf_kb;          /* the largest preset -b (used without -b) */

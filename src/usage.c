@@ -15,6 +15,10 @@
 void usage_spec(const struct optdef *d, char *out, size_t n)
 {
     const char *a = d->arg;
+    if (d->lng && a && (d->flags & OPTF_OPTARG)) {
+        snprintf(out, n, "--%s[=%s]", d->lng, a);
+        return;
+    }
     if (d->shrt && d->lng)
         snprintf(out, n, a ? "-%c %s, --%s=%s" : "-%c, --%s", d->shrt, a ? a : d->lng,
                  a ? d->lng : "", a ? a : "");
@@ -79,7 +83,8 @@ void usage_print(FILE *out)
     }
     fputs("\n"
           "Environment: ANDROID_SERIAL, ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_ADDRESS,\n"
-          "ANDROID_ADB_SERVER_PORT, BROWSER, SYSTRACE_OPEN, SYSTRACE_VIEWER,\n"
+          "ANDROID_ADB_SERVER_PORT, BROWSER, SYSTRACE_OPEN(=perfetto),\n"
+          "SYSTRACE_OPEN_TIMEOUT, SYSTRACE_OPEN_PORT, SYSTRACE_VIEWER,\n"
           "SYSTRACE_VIEWER_URL, XDG_CACHE_HOME, https_proxy/http_proxy/no_proxy\n"
           "(downloads), SYSTRACE_DEBUG=adb,sync,atrace,..., SYSTRACE_FTRACE_INSTANCE=0,\n"
           "SYSTRACE_KEEP_RAW=1 (--target=linux, docs/linux.md)\n"

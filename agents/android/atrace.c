@@ -55,6 +55,8 @@ static enum st_err clock_sync(void *state)
 {
     struct atrace *a = state;
     struct capture *c = a->c;
+    if (a->way)
+        return ST_OK;   /* Perfetto's clock is the trace's own */
     unsigned waits = c->dev_waits;
     enum st_err e = write_marker(c);
     if (!e && c->dev_waits != waits) {
@@ -69,6 +71,8 @@ static enum st_err clock_sync(void *state)
 static enum st_err stop(void *state)
 {
     struct atrace *a = state;
+    if (a->way)
+        return a->way->stop(a);
     if (a->stream)
         return astream_stop(a);
     a->t_stop_us = capture_now_us();
@@ -372,6 +376,8 @@ static enum st_err collect(void *state, struct tracewriter *w)
 {
     struct atrace *a = state;
     struct capture *c = a->c;
+    if (a->way)
+        return a->way->collect(a, w);
     if (a->stream)
         return astream_collect(a, w);
     struct tgid_map *m = tgid_map_new();
@@ -404,6 +410,8 @@ static enum st_err collect(void *state, struct tracewriter *w)
 static void cleanup(void *state)
 {
     struct atrace *a = state;
+    if (a && a->way)
+        a->way->cleanup(a);
     if (a)
         astream_cleanup(a);
     if (!a || !a->dirty)
@@ -431,6 +439,8 @@ static void destroy(void *state)
     struct atrace *a = state;
     if (!a)
         return;
+    if (a->way)
+        a->way->destroy(a);
     drop_raw(a);
     decoder_free(a->dec);
     fnorm_free(a->norm);
@@ -446,6 +456,9 @@ static void destroy(void *state)
 
 static int ended(void *state)
 {
+    const struct atrace *a = state;
+    if (a && a->way)
+        return a->way->ended(a);
     return astream_ended(state);
 }
 

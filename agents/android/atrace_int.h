@@ -18,6 +18,23 @@
 #define LIST_MAX (1u << 20)
 
 struct astream;
+struct atrace;
+
+/* A capture way other than the one-shot dump (--perfetto: perfetto.c):
+ * the agent hands its lifecycle over to it.  (--stream predates this and
+ * is still called directly.) */
+struct atrace_way {
+    enum st_err (*start)(struct atrace *a);
+    enum st_err (*stop)(struct atrace *a);
+    enum st_err (*collect)(struct atrace *a, struct tracewriter *w);
+    void (*cleanup)(struct atrace *a);
+    int (*ended)(const struct atrace *a);
+    void (*destroy)(struct atrace *a);
+};
+extern const struct atrace_way perfetto_way;
+/* perfetto.c: set a->way up for --perfetto (the config from the options;
+ * categories without an equivalent named) or say why it cannot be. */
+enum st_err perfetto_way_create(struct atrace *a);
 
 struct atrace {
     struct capture *c;
@@ -37,6 +54,8 @@ struct atrace {
     uint64_t raw_bytes;
     struct dynbuf errtext;  /* stderr of the dump command */
     struct astream *stream; /* --stream (atrace_stream.c) */
+    const struct atrace_way *way;   /* NULL: the dump or --stream */
+    void *way_state;
 };
 
 /* c->err = "what: detail" */

@@ -126,7 +126,18 @@ enum st_err atrace_create(struct capture *c, void **state)
                                "cannot trace it", c->sdk);
         return ST_EUNSUPPORTED;
     }
+    if (!c->opt->perfetto && c->perfetto_pid) {
+        /* traced_probes drives atrace itself while Perfetto records */
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "a Perfetto session is recording on the device (perfetto pid "
+                      "%d); atrace and Perfetto must not run together: wait for it to end or "
+                      "stop it first (adb -s %s shell kill %d)", c->perfetto_pid, c->serial,
+                      c->perfetto_pid);
+        return ST_EDEVICE;
+    }
     enum st_err e = list_categories(a);
+    if (!e && c->opt->perfetto)
+        return perfetto_way_create(a);
     return e ? e : atrace_make_plan(a);
 }
 
@@ -187,5 +198,7 @@ enum st_err atrace_async_start(struct atrace *a)
 enum st_err atrace_start(void *state)
 {
     struct atrace *a = state;
+    if (a->way)
+        return a->way->start(a);
     return a->c->opt->stream ? astream_start(a) : atrace_async_start(a);
 }

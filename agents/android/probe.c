@@ -2,15 +2,20 @@
 #include "probe.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atrace_cmd.h"
 #include "devcmd.h"
 
+/* Lines: the SDK, the tracing directory, id; then, after a '|' line,
+ * perfetto's pids (none: no line), and after another the atrace and traced
+ * properties (empty lines where unset or before Android 9). */
 static const char probe_script[] =
     "getprop ro.build.version.sdk; "
     "test -e /sys/kernel/tracing/trace_marker && echo /sys/kernel/tracing || "
-    "echo /sys/kernel/debug/tracing; id";
+    "echo /sys/kernel/debug/tracing; id; echo '|'; pidof perfetto 2>/dev/null; echo '|'; "
+    "getprop debug.atrace.user_initiated; getprop persist.traced.enable";
 
 /* Line i (0-based) of s, copied into out. */
 static void line_at(const char *s, int i, char *out, size_t n)
@@ -34,11 +39,29 @@ enum st_err device_probe(struct capture *c)
     enum st_err e = dev_script(c, probe_script, 65536, &r);
     if (e)
         return e;
-    char sdk[64], dir[64], id[256];
+    char sdk[64], dir[64], id[256], pids[64], user[16];
     line_at(r.out, 0, sdk, sizeof(sdk));
     line_at(r.out, 1, dir, sizeof(dir));
     line_at(r.out, 2, id, sizeof(id));
+    int bar = 3, second = 0;
+    pids[0] = user[0] = c->traced_enable[0] = '\0';
+    for (int i = 4; i < 12 && !second; i++) {   /* the pids (if any), the second '|' */
+        char l[64];
+        line_at(r.out, i, l, sizeof(l));
+        if (!strcmp(l, "|"))
+            second = i;
+        else if (i == bar + 1)
+            snprintf(pids, sizeof(pids), "%s", l);
+    }
+    if (second) {
+        line_at(r.out, second + 1, user, sizeof(user));
+        line_at(r.out, second + 2, c->traced_enable, sizeof(c->traced_enable));
+    }
     adb_result_free(&r);
+    char *end;
+    long pid = strtol(pids, &end, 10);
+    c->perfetto_pid = end != pids && pid > 0 && pid < 4194304 ? (int)pid : 0;
+    c->atrace_user = !strcmp(user, "1");
     c->sdk = atrace_parse_sdk(sdk, strlen(sdk));
     if (c->sdk < 0) {
         dynbuf_reset(&c->err);

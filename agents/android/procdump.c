@@ -82,7 +82,8 @@ static enum st_err snapshot(struct procdump *p, struct dynbuf *out)
 static enum st_err create(struct capture *c, void **state)
 {
     *state = NULL;
-    if (c->opt->target != TARGET_ANDROID || !c->dev)
+    /* --perfetto: the trace's own process tree names the processes */
+    if (c->opt->target != TARGET_ANDROID || !c->dev || c->opt->perfetto)
         return ST_OK;
     struct procdump *p = calloc(1, sizeof(*p));
     if (!p)

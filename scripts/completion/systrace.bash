@@ -67,6 +67,7 @@ _systrace()
             case $opt in
                 --target) COMPREPLY=($(compgen -P "$opt=" -W 'android linux' -- "$val")) ;;
                 --transport) COMPREPLY=($(compgen -P "$opt=" -W 'auto server direct' -- "$val")) ;;
+                --open) COMPREPLY=($(compgen -P "$opt=" -W 'perfetto' -- "$val")) ;;
                 --preset)
                     COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_presets "$prog")" -- "$val")) ;;
                 --method-profile-format)

@@ -30,6 +30,7 @@ for bc in "" 1; do
     has c.txt startup "--preset values"
     complete_words --preset=po >c.txt; has c.txt --preset=power "--preset= values"
     complete_words --transport=d >c.txt; has c.txt --transport=direct "--transport= values"
+    complete_words --open=p >c.txt; has c.txt --open=perfetto "--open= values"
     mkdir -p dir; : >dir/mytrace.txt
     complete_words -o dir/my >c.txt; has c.txt dir/mytrace.txt "file after -o"
     complete_words --from-file dir/m >c.txt; has c.txt dir/mytrace.txt "file after --from-file"

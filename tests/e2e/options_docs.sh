@@ -11,7 +11,9 @@ src = open(sys.argv[1]).read()
 for m in re.finditer(r'\{\s*"([a-z-]+)"\s*,\s*(\'.\'|0)\s*,\s*("[^"]*"|NULL)\s*,\s*[A-Za-z_\']+\s*,'
                      r'\s*SEC_[A-Z]+\s*,\s*([A-Z_]+|0)', src):
     name, short, arg, flags = m.group(1), m.group(2), m.group(3), m.group(4)
-    print(name, short.strip("'") if short != '0' else '-', 'arg' if arg != 'NULL' else 'flag',
+    optional = 'OPTARG' in flags    # --name[=ARG]: parsed alone, like a flag
+    print(name, short.strip("'") if short != '0' else '-',
+          'arg' if arg != 'NULL' and not optional else 'flag',
           'hidden' if 'HIDDEN' in flags else 'shown')
 PY
 n=$(grep -c shown opts.txt)
@@ -25,8 +27,8 @@ while read -r name short kind vis; do
         grep -q -- "--$name" help.txt && fail "hidden --$name listed in --help"
         continue
     fi
-    grep -qE -- "(^|[ ,])--$name([ =]|\$)" help.txt || fail "--$name missing from --help"
-    grep -qE -- "--$name([ =]|\$)" man.txt || fail "--$name missing from the man page"
+    grep -qE -- "(^|[ ,])--$name([ =[]|\$)" help.txt || fail "--$name missing from --help"
+    grep -qE -- "--$name([ =[]|\$)" man.txt || fail "--$name missing from the man page"
     grep -qx -- "--$name" comp.txt || fail "--$name missing from the bash completion"
     if [ "$short" != - ]; then
         grep -qE -- "(^|  )-$short[ ,]" help.txt || fail "-$short missing from --help"

@@ -34,6 +34,8 @@ struct sim_opts {
     int crlf;                   /* shell: output through a PTY (\r\n) */
     int overflow;
     int no_stream;              /* atrace without --stream (before Android 7) */
+    int traced_off;             /* persist.traced.enable=0 (Android 9/10 off Pixel) */
+    int tracing_on_at_boot;     /* tracing_on=1 with no atrace (some phones boot so) */
     int drop_markers;           /* trace_marker writes succeed but vanish */
     uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
     uint64_t disconnect_pull_after; /* bytes of a sync RECV; 0 = never */
@@ -104,6 +106,7 @@ struct sim_setprop {
 struct sim_running {
     int pid;                    /* 0: free slot */
     int sig;                    /* pending signal, 0: none */
+    int perfetto;               /* a perfetto session (/proc/PID, pidof) */
 };
 
 struct sim_device {

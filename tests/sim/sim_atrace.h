@@ -18,6 +18,7 @@ struct sh_cmd;
 
 struct sim_trace {
     int on;
+    int user_initiated;     /* debug.atrace.user_initiated: atrace started, not cleaned up */
     int buffered;           /* the buffer holds events since t_begin */
     uint64_t cats;          /* bit i: sim_category_name(i) enabled */
     int buffer_kb;
@@ -33,6 +34,13 @@ struct sim_trace {
      * trace, LOST lines not counted) or let the kernel overwrite */
     unsigned streams;
     uint64_t stream_events, stream_bytes, stream_lost;
+    /* perfetto sessions: recording now, started, finalised, killed; the
+     * last config (sim_perfetto.c) */
+    int pf_running;
+    unsigned pf_sessions, pf_finished, pf_killed;
+    unsigned long pf_last_crc;          /* the last trace file written: zlib crc32 */
+    unsigned long long pf_last_size;
+    char pf_config[1024];
 };
 
 /* Categories (sim_atrace.c). */

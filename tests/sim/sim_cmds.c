@@ -8,6 +8,7 @@
  */
 #include "sim_cmds.h"
 #include "sim_atrace.h"
+#include "sim_perfetto.h"
 #include "sim_ps.h"
 
 #include <stdlib.h>
@@ -82,6 +83,13 @@ static int echo_escapes(struct dynbuf *b, const char *s)
         case 'r': dynbuf_addc(b, '\r'); break;
         case '\\': dynbuf_addc(b, '\\'); break;
         case 'c': return 1;
+        case '0': {     /* \0NNN: up to three octal digits */
+            unsigned v = 0;
+            for (int k = 0; k < 3 && s[1] >= '0' && s[1] <= '7'; k++)
+                v = v * 8 + (unsigned)(*++s - '0');
+            dynbuf_addc(b, (char)v);
+            break;
+        }
         default: dynbuf_addc(b, '\\'); dynbuf_addc(b, *s); break;
         }
     }
@@ -215,6 +223,18 @@ static int cmd_pidof(struct sh_cmd *c)
                 found = 1;
             }
         }
+    struct sim_device *dev = c->sh->dev;
+    for (int i = 1; i < c->argc; i++) {
+        if (strcmp(c->argv[i], "perfetto"))
+            continue;
+        pthread_mutex_lock(&dev->lock);
+        for (int j = 0; j < SIM_MAX_RUNNING; j++)
+            if (dev->running[j].pid && dev->running[j].perfetto) {
+                sink_printf(c->out, "%s%d", found ? " " : "", dev->running[j].pid);
+                found = 1;
+            }
+        pthread_mutex_unlock(&dev->lock);
+    }
     if (found)
         sink_puts(c->out, "\n");
     return !found;
@@ -331,6 +351,7 @@ static const struct builtin {
     {"ls", sim_cmd_ls, 0},
     {"mkdir", sim_cmd_mkdir, 0},
     {"mount", cmd_mount, 0},
+    {"perfetto", sim_cmd_perfetto, 0},
     {"pidof", cmd_pidof, 0},
     {"ps", sim_cmd_ps, 0},
     {"rm", sim_cmd_rm, 0},
@@ -348,9 +369,12 @@ static const struct builtin *find_builtin(struct sim_device *dev,
                                           const char *name)
 {
     for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-        if (!strcmp(builtins[i].name, name))
+        if (!strcmp(builtins[i].name, name)) {
+            if (builtins[i].fn == sim_cmd_perfetto && dev->opt.sdk < 28)
+                return NULL;    /* no perfetto before Android 9 */
             return builtins[i].root_only && dev->opt.no_root ? NULL
                                                              : &builtins[i];
+        }
     return NULL;
 }
 

@@ -381,7 +381,7 @@ static int put_file(const char *root, const char *rel, const char *text)
 static int populate(const char *root)
 {
     static const char *const dirs[] = {
-        "/data/local/tmp", "/sdcard", "/system/bin", "/system/etc",
+        "/data/local/tmp", "/data/misc/perfetto-traces", "/sdcard", "/system/bin", "/system/etc",
         "/dev/cpuset/foreground", "/dev/cpuset/background",
         "/dev/cpuset/system-background", "/dev/cpuset/top-app",
         "/proc", "/sys", "/vendor", "/etc",

@@ -60,6 +60,8 @@ static const char usage[] =
     "  --event-rate N        generated events per traced second (20000); also the\n"
     "                        rate atrace --stream writes in real time\n"
     "  --no-stream           atrace without --stream (before Android 7): unknown option\n"
+    "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
+    "  --tracing-on-at-boot  tracing_on=1 from the start, no atrace running\n"
     "  --zlevel N            zlib level for atrace -z (default 6)\n"
     "  --seed N              seed of the event generator\n"
     "  --overflow            emit circular-buffer overrun markers\n"
@@ -165,6 +167,10 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->no_z = 1;
             else if (!strcmp(a, "--no-stream"))
                 o->no_stream = 1;
+            else if (!strcmp(a, "--traced-off"))
+                o->traced_off = 1;
+            else if (!strcmp(a, "--tracing-on-at-boot"))
+                o->tracing_on_at_boot = 1;
             else if (!strcmp(a, "--legacy-ps"))
                 o->legacy_ps = 1;
             else if (!strcmp(a, "--legacy-ps-headers"))

@@ -1,8 +1,9 @@
 /*
  * System properties of the simulated device: getprop [NAME [DEFAULT]]
  * and setprop NAME VALUE.  Values derive from the options (--sdk,
- * --no-root); debug.atrace.tags.enableflags and debug.atrace.app_* follow
- * the categories and -a apps atrace set (cleared by its cleanup).  getprop without arguments lists "[k]: [v]" lines
+ * --no-root); debug.atrace.tags.enableflags, debug.atrace.app_* and
+ * (Android 9+) debug.atrace.user_initiated follow what atrace set
+ * (cleared by its cleanup).  getprop without arguments lists "[k]: [v]" lines
  * sorted by name, as Android's getprop does.
  */
 #include "sim_cmds.h"
@@ -65,10 +66,14 @@ static size_t build_props(struct sim_device *dev, struct prop *p, size_t max)
     pthread_mutex_lock(&dev->lock);
     snprintf(tags, sizeof(tags), "0x%llx",
              (unsigned long long)sim_trace_tags(dev));
+    /* set by atrace from Android 9 on (perfetto.rc stops traced_probes
+     * while it is 1), cleared by its cleanup */
+    const char *user = o->sdk < 28 ? "" : dev->trace->user_initiated ? "1" : "0";
     pthread_mutex_unlock(&dev->lock);
     const char *fixed[][2] = {
+        {"debug.atrace.user_initiated", user},
         {"debug.atrace.tags.enableflags", tags},
-        {"persist.traced.enable", "1"},
+        {"persist.traced.enable", o->traced_off ? "0" : "1"},
         {"ro.adb.secure", "0"},
         {"ro.build.fingerprint",
          o->no_root ? "adbsim/sim/sim:13/TQ3A.230901.001/1:user/release-keys"

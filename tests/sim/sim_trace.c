@@ -23,9 +23,10 @@
 struct sim_trace *sim_trace_new(struct sim_device *dev)
 {
     struct sim_trace *t = calloc(1, sizeof(*t));
-    if (t)
+    if (t) {
         t->buffer_kb = 1;
-    (void)dev;
+        t->on = t->buffered = dev->opt.tracing_on_at_boot;
+    }
     return t;
 }
 
@@ -67,6 +68,11 @@ void sim_trace_write_state(struct sim_device *dev)
     dynbuf_printf(&b, "streams=%u\nstreamed_events=%llu\nstreamed_bytes=%llu\n"
                   "stream_lost=%llu\n", t->streams, (unsigned long long)t->stream_events,
                   (unsigned long long)t->stream_bytes, (unsigned long long)t->stream_lost);
+    dynbuf_printf(&b, "perfetto_running=%d\nperfetto_sessions=%u\nperfetto_finished=%u\n"
+                  "perfetto_killed=%u\nperfetto_config=%s\n", t->pf_running, t->pf_sessions,
+                  t->pf_finished, t->pf_killed, t->pf_config);
+    dynbuf_printf(&b, "perfetto_last_crc=%lu\nperfetto_last_size=%llu\n", t->pf_last_crc,
+                  t->pf_last_size);
     char tmp[4096];
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
@@ -101,6 +107,7 @@ void sim_trace_start(struct sim_device *dev, uint64_t cats, int buffer_kb,
     t->t_begin = now;
     t->t_end = 0;
     t->atrace_pid = atrace_pid;
+    t->user_initiated = 1;
     t->sync_ns = now;
     t->sync_rt_ms = sim_realtime_ms();
     t->starts++;
@@ -143,6 +150,7 @@ void sim_trace_cleanup(struct sim_device *dev)
 {
     pthread_mutex_lock(&dev->lock);
     dev->trace->cats = 0;
+    dev->trace->user_initiated = 0;
     dev->trace->buffer_kb = 1;
     dev->trace->apps[0] = '\0';
     sim_trace_write_state(dev);

@@ -6,6 +6,7 @@
  */
 #include "sim_vfs.h"
 #include "sim_atrace.h"
+#include "sim_perfetto.h"
 #include "sim_ps.h"
 
 #include <errno.h>
@@ -119,7 +120,7 @@ static void lookup_sys(struct sim_fs *fs, const char *norm,
     }
 }
 
-static void lookup_proc(const char *rest, struct sim_vnode *vn)
+static void lookup_proc(struct sim_fs *fs, const char *rest, struct sim_vnode *vn)
 {
     /* rest: what follows "/proc" */
     if (!*rest) {
@@ -141,6 +142,12 @@ static void lookup_proc(const char *rest, struct sim_vnode *vn)
         return;
     }
     const struct sim_proc *p = sim_proc_find(pid);
+    if (!p && !rest[len] && sim_perfetto_running(sim_fs_device(fs), pid)) {
+        vn->kind = SIM_V_DIR;   /* a recording session: its directory only */
+        vn->id = VID_PID;
+        vn->pid = pid;
+        return;
+    }
     if (!p)
         return;
     vn->pid = pid;
@@ -195,7 +202,7 @@ int sim_vfs_lookup(struct sim_fs *fs, const char *norm, struct sim_vnode *vn)
         return 1;
     }
     if (!strncmp(norm, "/proc", 5) && (!norm[5] || norm[5] == '/')) {
-        lookup_proc(norm + 5, vn);
+        lookup_proc(fs, norm + 5, vn);
         return 1;
     }
     if (!strncmp(norm, "/sys", 4) && (!norm[4] || norm[4] == '/')) {

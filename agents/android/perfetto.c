@@ -1,0 +1,389 @@
+/*
+ * `--perfetto`: the atrace agent's capture way that records through the
+ * device's own perfetto (Android 9+), following Perfetto's record script
+ * (perfetto-recording.md §1):
+ *
+ *   start    from the device probe: a session already recording? atrace
+ *            tracing on? traced enabled? then `echo CONFIG | perfetto --background
+ *            [--txt] -o FILE -c -` (binary config on Android 9, which has
+ *            no --txt) and the session's pid from its output;
+ *   stop     `kill -TERM PID` (the file is finalised), then wait until
+ *            /proc/PID is gone;
+ *   collect  pull FILE to the .perfetto-trace beside the page (`cat` when
+ *            the pull fails), remove it from the device, and convert it
+ *            with --from-file's converter into the page.
+ *
+ * Never a session left recording: cleanup (every error, interrupt and
+ * signal path goes through it) kills the session and removes its file,
+ * and when the device cannot be reached the message names the command.
+ * If the conversion fails the trace is kept and the message says where.
+ * Waiting: the host knows -t, so nothing polls the device while it
+ * records; only after the stop is /proc/PID checked (one short shell a
+ * check; the ftrace data sources have stopped by then).  Deviation: the
+ * record script's single-shell wait loop needs a device shell with loops.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atrace_int.h"
+#include "devcmd.h"
+#include "formats/atrace/fromfile.h"
+#include "lib/outfile.h"
+#include "pfconfig.h"
+
+#define DEVICE_DIR "/data/misc/perfetto-traces"
+#define GONE_WAIT_MS 20000
+#define POLL_MS 100
+
+struct pfrec {
+    struct pfconfig cfg;
+    int pid;                /* the session, 0: none */
+    int recording;          /* it may still run */
+    int file_on_device;
+    char path[128];         /* the device's file */
+    char hint[200];         /* how a user stops it by hand */
+};
+
+static struct pfrec *rec_of(const struct atrace *a)
+{
+    return a->way_state;
+}
+
+static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    dynbuf_reset(&c->err);
+    dynbuf_addstr(&c->err, line);
+    return e;
+}
+
+/* Another session, atrace tracing (debug.atrace.user_initiated, which
+ * atrace sets from Android 9 on and perfetto.rc stops traced_probes for:
+ * not tracing_on, which some phones boot with), both from the device
+ * probe; traced off: turned on, saying so. */
+static enum st_err probe(struct atrace *a)
+{
+    struct capture *c = a->c;
+    if (c->perfetto_pid)
+        return fail(c, ST_EDEVICE, "a Perfetto session is already recording on the device "
+                                 "(perfetto pid %d); wait for it or stop it first",
+                    c->perfetto_pid);
+    if (c->atrace_user)
+        return fail(c, ST_EDEVICE, "atrace tracing is on on the device (another capture?); "
+                                 "Perfetto and atrace must not run together: stop it first "
+                                 "(adb -s %s shell atrace --async_stop)", c->serial);
+    if (c->sdk <= 29 && strcmp(c->traced_enable, "1")) {
+        c->ui.note(c->ui.ctx, "traced is off on %s (persist.traced.enable=%s): turning it on",
+                   c->serial, *c->traced_enable ? c->traced_enable : "unset");
+        struct adb_result r;
+        enum st_err e = dev_script(c, "setprop persist.traced.enable 1; sleep 1", 4096, &r);
+        if (e)
+            return e;
+        adb_result_free(&r);
+    }
+    return ST_OK;
+}
+
+static enum st_err start_cmd(struct atrace *a, struct dynbuf *s)
+{
+    struct pfrec *p = rec_of(a);
+    enum st_err e;
+    if (a->c->sdk >= 29) {
+        dynbuf_addstr(s, "echo");
+        e = adb_quote_arg(s, dynbuf_str(&p->cfg.text));
+    } else {
+        e = pfconfig_echo_binary(&p->cfg, s);
+    }
+    if (!e)
+        e = dynbuf_printf(s, " | perfetto --background%s -o %s -c -",
+                          a->c->sdk >= 29 ? " --txt" : "", p->path);
+    return e;
+}
+
+/* The pid perfetto --background printed alone on a line; 0 if none. */
+static int parse_pid(const char *out)
+{
+    for (const char *l = out; *l;) {
+        size_t n = strcspn(l, "\r\n");
+        char *end;
+        long v = strtol(l, &end, 10);
+        if (n && end == l + n && v > 0 && v < 4194304)
+            return (int)v;
+        l += n;
+        l += strspn(l, "\r\n");
+    }
+    return 0;
+}
+
+static enum st_err pf_start(struct atrace *a)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    enum st_err e = probe(a);
+    if (e)
+        return e;
+    char id[40];
+    capture_uuid(id);
+    snprintf(p->path, sizeof(p->path), "%s/systrace-%.8s.perfetto-trace", DEVICE_DIR, id);
+    struct dynbuf s;
+    dynbuf_init(&s, 1 << 22);
+    e = start_cmd(a, &s);
+    struct adb_result r;
+    p->file_on_device = 1;
+    if (!e)
+        e = dev_script(c, dynbuf_str(&s), 65536, &r);
+    dynbuf_free(&s);
+    if (e)
+        return e;
+    p->pid = parse_pid(r.out);
+    if (!p->pid || (r.exit_code != 0 && r.exit_code != ADB_EXIT_UNKNOWN)) {
+        char line[256];
+        dev_first_line(r.err_len ? r.err : r.out, line, sizeof(line));
+        adb_result_free(&r);
+        return fail(c, ST_EDEVICE, "perfetto did not start: %s", *line ? line : "no pid");
+    }
+    adb_result_free(&r);
+    p->recording = 1;
+    snprintf(p->hint, sizeof(p->hint), "adb -s %s shell kill %d", c->serial, p->pid);
+    c->stop_hint = p->hint;
+    a->t_start_us = capture_now_us();
+    return ST_OK;
+}
+
+/* *g: 1 gone, 0 still there; an error (ST_EINTR for a second Ctrl-C)
+ * when the device could not be asked. */
+static enum st_err gone(struct atrace *a, int *g)
+{
+    char cmd[96];
+    snprintf(cmd, sizeof(cmd), "[ -d /proc/%d ] && echo running || echo gone", rec_of(a)->pid);
+    struct adb_result r;
+    enum st_err e = dev_script(a->c, cmd, 4096, &r);
+    if (e)
+        return e;
+    *g = strstr(r.out, "gone") != NULL;
+    adb_result_free(&r);
+    return ST_OK;
+}
+
+static void nap(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static enum st_err pf_stop(struct atrace *a)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    a->t_stop_us = capture_now_us();
+    if (!p->recording)
+        return ST_OK;
+    char cmd[96];
+    snprintf(cmd, sizeof(cmd), "kill -TERM %d 2>/dev/null; true", p->pid);
+    struct adb_result r;
+    enum st_err e = dev_script(c, cmd, 4096, &r);
+    if (e)
+        return e;
+    adb_result_free(&r);
+    for (int waited = 0; waited < GONE_WAIT_MS; waited += POLL_MS) {
+        int g = 0;
+        if ((e = gone(a, &g)))
+            return e;
+        if (g) {
+            p->recording = 0;
+            return ST_OK;
+        }
+        nap(POLL_MS);
+    }
+    char pid[16];
+    snprintf(pid, sizeof(pid), "%d", p->pid);
+    return fail(c, ST_ETIMEOUT, "the Perfetto session (pid %s) did not end after kill -TERM",
+                pid);
+}
+
+/* Pulling. */
+
+static enum st_err to_file(void *ctx, const void *b, size_t n)
+{
+    return outfile_write(ctx, b, n);
+}
+
+static enum st_err pull(struct atrace *a, struct outfile *o)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    struct adb_sink sink = {to_file, NULL, NULL, o};
+    struct adb_sync *sy = NULL;
+    enum st_err e = adb_sync_open(c->dev, &sy);
+    if (!e)
+        e = adb_sync_pull(sy, p->path, &sink);
+    adb_sync_free(sy);
+    if (!e || e == ST_EINTR || outfile_tell(o) > 0)
+        return e;
+    /* before Android 10 the pull of perfetto-traces may be refused */
+    const char *argv[] = {"cat", p->path, NULL};
+    int rc = ADB_EXIT_UNKNOWN;
+    e = adb_stream_cmd(c->dev, dev_dump_mode(c), argv, &sink, &rc);
+    if (!e && rc != 0 && rc != ADB_EXIT_UNKNOWN)
+        e = ST_EDEVICE;
+    return e;
+}
+
+static void remove_file(struct atrace *a)
+{
+    struct pfrec *p = rec_of(a);
+    const char *argv[] = {"rm", "-f", p->path, NULL};
+    struct adb_result r;
+    if (!dev_run(a->c, argv, 4096, &r)) {
+        p->file_on_device = 0;
+        adb_result_free(&r);
+    }
+}
+
+static enum st_err convert(struct atrace *a, const char *kept, struct tracewriter *w)
+{
+    struct capture *c = a->c;
+    struct ff_result res;
+    enum st_err e = fromfile_convert(kept, w, &res);
+    if (e == ST_ETRUNCATED) {
+        c->ui.warn(c->ui.ctx, "%s: %s", kept, res.detail);
+        e = ST_OK;
+    }
+    if (e) {
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "converting the Perfetto trace failed: %s; the recording is "
+                      "kept in %s (open it in ui.perfetto.dev, or convert it again with: "
+                      "systrace --from-file %s)", *res.detail ? res.detail : st_strerror(e),
+                      kept, kept);
+        return e;
+    }
+    c->ui.note(c->ui.ctx, "Perfetto trace: %s", kept);
+    return ST_OK;
+}
+
+static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
+{
+    struct capture *c = a->c;
+    struct outfile *o = NULL;
+    if (!c->raw_path)
+        return fail(c, ST_EINVAL, "%s", "no place to keep the Perfetto trace");
+    enum st_err e = outfile_open(c->raw_path, &o);
+    if (e) {
+        enum st_err r = fail(c, e, "%s: cannot write", c->raw_path);
+        outfile_free(o);
+        return r;
+    }
+    e = pull(a, o);
+    uint64_t bytes = outfile_tell(o);
+    if (!e && !bytes)
+        e = fail(c, ST_ENOTRACE, "%s", "perfetto recorded nothing (an empty trace): is traced "
+                 "running? (adb shell setprop persist.traced.enable 1)");
+    else if (e)
+        e = fail(c, e, "pulling the Perfetto trace failed: %s", adb_device_error(c->dev));
+    if (!e && (e = outfile_commit(o)))
+        fail(c, e, "%s: cannot write", c->raw_path);
+    c->raw_kept = !e;
+    char *kept = !e ? strdup(outfile_path(o)) : NULL;
+    outfile_free(o);
+    remove_file(a);
+    if (!e && !kept)
+        e = ST_ENOMEM;
+    if (!e)
+        e = convert(a, kept, w);
+    free(kept);
+    return e;
+}
+
+/* Every path that did not end in a collected trace: no session left
+ * recording, no file left on the device. */
+static void pf_cleanup(struct atrace *a)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    if (!p || (!p->recording && !p->file_on_device))
+        return;
+    struct dynbuf s, saved;
+    dynbuf_init(&s, 4096);
+    dynbuf_init(&saved, 65536);
+    dynbuf_addstr(&saved, dynbuf_str(&c->err));
+    if (p->recording && p->pid)
+        dynbuf_printf(&s, "kill -KILL %d 2>/dev/null; ", p->pid);
+    dynbuf_printf(&s, "rm -f %s", p->path);
+    struct adb_result r;
+    enum st_err e = dev_script(c, dynbuf_str(&s), 4096, &r);
+    if (!e) {
+        adb_result_free(&r);
+        p->recording = p->file_on_device = 0;
+    }
+    dynbuf_reset(&c->err);
+    dynbuf_addstr(&c->err, dynbuf_str(&saved));
+    if (e && p->recording)
+        c->ui.warn(c->ui.ctx, "could not stop the Perfetto session on the device; run `%s` "
+                              "to stop it", p->hint);
+    dynbuf_free(&s);
+    dynbuf_free(&saved);
+}
+
+static int pf_ended(const struct atrace *a)
+{
+    (void)a;
+    return 0;   /* the host waits -t itself; the session ends with it */
+}
+
+static void pf_destroy(struct atrace *a)
+{
+    struct pfrec *p = rec_of(a);
+    if (p)
+        pfconfig_free(&p->cfg);
+    free(p);
+    a->way_state = NULL;
+}
+
+enum st_err perfetto_way_create(struct atrace *a)
+{
+    struct capture *c = a->c;
+    if (c->sdk < 28) {
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "the device runs SDK %d: perfetto is on Android 9 (SDK 28) "
+                               "and later; record without --perfetto (atrace) instead", c->sdk);
+        return ST_EUNSUPPORTED;
+    }
+    struct pfrec *p = calloc(1, sizeof(*p));
+    if (!p)
+        return ST_ENOMEM;
+    a->way = &perfetto_way;
+    a->way_state = p;
+    struct dynbuf dropped;
+    dynbuf_init(&dropped, 65536);
+    enum st_err e = pfconfig_make(c->opt, &a->avail, &p->cfg, &dropped);
+    if (e == ST_EINVAL)
+        fail(c, e, "%s", dynbuf_str(&dropped));
+    else if (!e && !p->cfg.nkernel && !p->cfg.nuser)
+        e = fail(c, ST_EINVAL, "none of the requested categories can be recorded with "
+                 "Perfetto on the device (%s); `systrace -l` lists the ones it offers",
+                 dynbuf_str(&dropped));
+    else if (!e && dropped.len)
+        c->ui.warn(c->ui.ctx, "These categories have no Perfetto equivalent on the device "
+                              "and are dropped: %s", dynbuf_str(&dropped));
+    dynbuf_free(&dropped);
+    return e;
+}
+
+const struct atrace_way perfetto_way = {
+    .start = pf_start,
+    .stop = pf_stop,
+    .collect = pf_collect,
+    .cleanup = pf_cleanup,
+    .ended = pf_ended,
+    .destroy = pf_destroy,
+};

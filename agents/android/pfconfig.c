@@ -1,0 +1,227 @@
+/* The TraceConfig of a --perfetto capture; see pfconfig.h. */
+#include "pfconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* atrace's kernel categories (frameworks/native atrace.cpp) as ftrace
+ * events; what each enables on a phone, the events Perfetto knows. */
+static const struct {
+    const char *cat;
+    const char *events;
+} kernel_cats[] = {
+    {"sched", "sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new "
+              "sched/sched_blocked_reason sched/sched_process_exit sched/sched_process_free "
+              "task/task_newtask task/task_rename"},
+    {"irq", "irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit "
+            "irq/softirq_raise ipi/ipi_entry ipi/ipi_exit ipi/ipi_raise"},
+    {"i2c", "i2c/i2c_read i2c/i2c_write i2c/i2c_result i2c/i2c_reply"},
+    {"freq", "power/cpu_frequency power/cpu_frequency_limits power/clock_set_rate "
+             "power/clock_enable power/clock_disable power/gpu_frequency"},
+    {"idle", "power/cpu_idle"},
+    {"disk", "block/block_rq_issue block/block_rq_complete f2fs/f2fs_sync_file_enter "
+             "f2fs/f2fs_sync_file_exit ext4/ext4_da_write_begin ext4/ext4_da_write_end "
+             "ext4/ext4_sync_file_enter ext4/ext4_sync_file_exit"},
+    {"mmc", "mmc/mmc_request_start mmc/mmc_request_done"},
+    {"sync", "sync/sync_timeline sync/sync_wait sync/sync_pt dma_fence/dma_fence_init "
+             "dma_fence/dma_fence_signaled dma_fence/dma_fence_destroy"},
+    {"workq", "workqueue/workqueue_execute_start workqueue/workqueue_execute_end "
+              "workqueue/workqueue_queue_work workqueue/workqueue_activate_work"},
+    {"memreclaim", "vmscan/mm_vmscan_direct_reclaim_begin vmscan/mm_vmscan_direct_reclaim_end "
+                   "vmscan/mm_vmscan_kswapd_wake vmscan/mm_vmscan_kswapd_sleep "
+                   "lowmemorykiller/lowmemory_kill oom/oom_score_adj_update"},
+    {"regulators", "regulator/regulator_enable regulator/regulator_disable "
+                   "regulator/regulator_set_voltage regulator/regulator_set_voltage_complete"},
+    {"binder_driver", "binder/binder_transaction binder/binder_transaction_received "
+                      "binder/binder_transaction_alloc_buf binder/binder_set_priority"},
+    {"binder_lock", "binder/binder_lock binder/binder_locked binder/binder_unlock"},
+    {"pagecache", "filemap/mm_filemap_add_to_page_cache "
+                  "filemap/mm_filemap_delete_from_page_cache"},
+    {"memory", "kmem/rss_stat kmem/ion_heap_grow kmem/ion_heap_shrink"},
+    {"thermal", "thermal/thermal_temperature thermal/cdev_update"},
+};
+
+static const char *kernel_events(const char *cat)
+{
+    for (size_t i = 0; i < sizeof(kernel_cats) / sizeof(*kernel_cats); i++)
+        if (!strcmp(kernel_cats[i].cat, cat))
+            return kernel_cats[i].events;
+    return NULL;
+}
+
+/* Names that go into the config and a device shell as they are. */
+static int plain(const char *s, const char *extra)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_' || strchr(extra, *s)))
+            return 0;
+    return 1;
+}
+
+/* Protobuf encoding into the binary form. */
+
+static void varint(struct dynbuf *b, uint64_t v)
+{
+    uint8_t t[10];
+    size_t n = 0;
+    do {
+        t[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        t[n++] |= v ? 0x80 : 0;
+    } while (v);
+    dynbuf_add(b, t, n);
+}
+
+static void ufield(struct dynbuf *b, uint32_t num, uint64_t v)
+{
+    varint(b, (uint64_t)num << 3);
+    varint(b, v);
+}
+
+static void bfield(struct dynbuf *b, uint32_t num, const void *p, size_t n)
+{
+    varint(b, (uint64_t)num << 3 | 2);
+    varint(b, n);
+    dynbuf_add(b, p, n);
+}
+
+static void mfield(struct dynbuf *b, uint32_t num, struct dynbuf *sub)
+{
+    bfield(b, num, sub->data ? sub->data : "", sub->len);
+    dynbuf_reset(sub);
+}
+
+/* The ftrace config in both forms: text (inside ftrace_config { }) and
+ * binary (FtraceConfig fields). */
+struct both {
+    struct dynbuf text, bin;
+};
+
+static void add_string(struct both *f, const char *key, uint32_t num, const char *s, size_t n)
+{
+    dynbuf_printf(&f->text, "      %s: \"%.*s\"\n", key, (int)n, s);
+    bfield(&f->bin, num, s, n);
+}
+
+static void add_events(struct both *f, const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, " ");
+        add_string(f, "ftrace_events", 1, p, n);
+        p += n;
+        p += *p == ' ';
+    }
+}
+
+static enum st_err add_apps(struct both *f, const char *apps, struct dynbuf *why)
+{
+    for (const char *p = apps; p && *p;) {
+        size_t n = strcspn(p, ",");
+        char app[256];
+        snprintf(app, sizeof(app), "%.*s", (int)n, p);
+        if (n >= sizeof(app) || !plain(app, ".:-*")) {
+            dynbuf_reset(why);
+            dynbuf_printf(why, "-a %s: not an app or process name", app);
+            return ST_EINVAL;
+        }
+        if (n)
+            add_string(f, "atrace_apps", 3, p, n);
+        p += n;
+        p += *p == ',';
+    }
+    return ST_OK;
+}
+
+static enum st_err ftrace_part(const struct capture_opts *o, const struct atrace_cats *avail,
+                               struct pfconfig *cfg, struct both *f, struct dynbuf *dropped)
+{
+    for (size_t i = 0; i < o->ncategories; i++) {
+        const char *cat = o->categories[i];
+        const char *ev = kernel_events(cat);
+        if (!plain(cat, "-")) {
+            dynbuf_reset(dropped);
+            dynbuf_printf(dropped, "%s: not a category name", cat);
+            return ST_EINVAL;
+        }
+        if (ev) {
+            add_events(f, ev);
+            cfg->nkernel++;
+        } else if (atrace_cats_has(avail, cat)) {
+            add_string(f, "atrace_categories", 2, cat, strlen(cat));
+            cfg->nuser++;
+        } else {
+            dynbuf_printf(dropped, "%s%s", dropped->len ? " " : "", cat);
+        }
+    }
+    return add_apps(f, o->apps, dropped);
+}
+
+enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats *avail,
+                          struct pfconfig *cfg, struct dynbuf *dropped)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    dynbuf_init(&cfg->text, 1 << 20);
+    dynbuf_init(&cfg->binary, 1 << 20);
+    struct both f;
+    struct dynbuf ds, sub;
+    dynbuf_init(&f.text, 1 << 20);
+    dynbuf_init(&f.bin, 1 << 20);
+    dynbuf_init(&ds, 1 << 20);
+    dynbuf_init(&sub, 1 << 20);
+    enum st_err e = ftrace_part(o, avail, cfg, &f, dropped);
+    uint32_t kb = o->buf_kb > 0 ? (uint32_t)o->buf_kb : PFCONFIG_DEFAULT_KB;
+    uint32_t ms = o->time_ms > 0 ? (uint32_t)o->time_ms : 0;
+    if (!e) {
+        /* text */
+        e = dynbuf_printf(&cfg->text, "buffers {\n  size_kb: %u\n  fill_policy: RING_BUFFER\n}\n"
+                      "data_sources {\n  config {\n    name: \"linux.ftrace\"\n"
+                      "    ftrace_config {\n%s      compact_sched {\n        enabled: true\n"
+                      "      }\n    }\n  }\n}\n"
+                      "data_sources {\n  config {\n    name: \"linux.process_stats\"\n"
+                      "    process_stats_config {\n      scan_all_processes_on_start: true\n"
+                      "    }\n  }\n}\n"
+                      "duration_ms: %u\n", kb, dynbuf_str(&f.text), ms);
+        /* binary: buffers 1 {size_kb 1, fill_policy 4 = RING_BUFFER (1)} */
+        ufield(&sub, 1, kb);
+        ufield(&sub, 4, 1);
+        mfield(&cfg->binary, 1, &sub);
+        ufield(&sub, 1, 1);                 /* compact_sched.enabled */
+        mfield(&f.bin, 12, &sub);
+        bfield(&ds, 1, "linux.ftrace", 12);
+        mfield(&ds, 100, &f.bin);
+        mfield(&sub, 1, &ds);
+        mfield(&cfg->binary, 2, &sub);      /* data_sources { config { ... } } */
+        bfield(&ds, 1, "linux.process_stats", 19);
+        ufield(&sub, 2, 1);                 /* scan_all_processes_on_start */
+        mfield(&ds, 103, &sub);
+        mfield(&sub, 1, &ds);
+        mfield(&cfg->binary, 2, &sub);
+        ufield(&cfg->binary, 3, ms);
+        if (!e && !cfg->binary.len)
+            e = ST_ENOMEM;
+    }
+    dynbuf_free(&f.text);
+    dynbuf_free(&f.bin);
+    dynbuf_free(&ds);
+    dynbuf_free(&sub);
+    return e;
+}
+
+void pfconfig_free(struct pfconfig *cfg)
+{
+    dynbuf_free(&cfg->text);
+    dynbuf_free(&cfg->binary);
+}
+
+enum st_err pfconfig_echo_binary(const struct pfconfig *cfg, struct dynbuf *cmd)
+{
+    const unsigned char *p = (const unsigned char *)cfg->binary.data;
+    dynbuf_addstr(cmd, "echo -n '");
+    for (size_t i = 0; i < cfg->binary.len; i++)
+        dynbuf_printf(cmd, "\\0%03o", p[i]);
+    return dynbuf_addstr(cmd, "'");
+}

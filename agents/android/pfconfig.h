@@ -1,0 +1,38 @@
+/*
+ * The TraceConfig of a `--perfetto` capture, built from the options as
+ * Perfetto's own record script and `perfetto` short form do
+ * (perfetto-recording.md §1): one buffer (-b, the whole trace buffer),
+ * linux.ftrace with the kernel categories as ftrace_events (sched with
+ * compact sched), the userspace ones as atrace_categories and -a as
+ * atrace_apps, linux.process_stats for process names, duration_ms from
+ * -t (0: until stopped).  Text for `perfetto --txt`, binary for Android 9,
+ * which has no --txt.  Pure: no I/O.
+ */
+#ifndef SYSTRACE_PFCONFIG_H
+#define SYSTRACE_PFCONFIG_H
+
+#include "agents/capture.h"
+#include "atrace_cmd.h"
+#include "lib/dynbuf.h"
+
+#define PFCONFIG_DEFAULT_KB (64 * 1024)
+
+struct pfconfig {
+    struct dynbuf text, binary;
+    size_t nkernel, nuser;      /* categories kept */
+};
+
+/* avail: the device's atrace categories (userspace ones must be there).
+ * Categories with no Perfetto equivalent go to `dropped`, space-separated;
+ * a category or app name that is not a plain token is ST_EINVAL with the
+ * reason in `dropped`. */
+enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats *avail,
+                          struct pfconfig *cfg, struct dynbuf *dropped);
+void pfconfig_free(struct pfconfig *cfg);
+
+/* Append cfg's binary form to cmd as an `echo -n` argument of octal
+ * escapes (\0NNN, which mksh's echo interprets): bytes for a device shell
+ * whatever they are. */
+enum st_err pfconfig_echo_binary(const struct pfconfig *cfg, struct dynbuf *cmd);
+
+#endif

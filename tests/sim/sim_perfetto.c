@@ -1,0 +1,297 @@
+/*
+ * `perfetto` on the simulated device, as Android's perfetto_cmd behaves
+ * for the way Perfetto's record script drives it:
+ *
+ *   perfetto [--background|-d] [--txt] -c FILE|- -o FILE
+ *
+ * The TraceConfig comes on stdin (`-c -`) or from a device file, text
+ * with --txt, else binary.  --background prints the session's pid alone on
+ * a line and returns; the session records for duration_ms (0: until
+ * stopped), `kill -TERM`/`-INT`/`-HUP` stop it early with the file
+ * finalised, `kill -KILL` leaves the output empty.  /proc/PID exists and
+ * `pidof perfetto` lists it while it records.  The output file is created
+ * empty at the start and written at the end (sim_pfwrite.c).
+ *
+ * Quirks: below SDK 28 there is no perfetto (sim_cmds.c); SDK 28 knows no
+ * --txt (getopt's "unrecognized option"); --traced-off (or
+ * persist.traced.enable=0 until set to 1): traced is not running, so a
+ * background session ends at once with an empty file, a foreground one
+ * fails.  The state file counts sessions (perfetto_running, _sessions,
+ * _finished, _killed) and describes the last config.
+ */
+#include "sim_perfetto.h"
+#include "sim_atrace.h"
+#include "sim_shell.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define CONFIG_MAX (1u << 20)
+
+struct session {
+    struct sim_device *dev;
+    int pid;
+    char path[512];
+    struct pf_config cfg;
+    uint64_t begin_ns;
+};
+
+static int stopped(void *arg)
+{
+    struct session *s = arg;
+    return sim_run_signal(s->dev, s->pid) != 0;
+}
+
+static void describe(struct sim_device *dev, const struct pf_config *c, int txt)
+{
+    struct dynbuf b;
+    dynbuf_init(&b, 8192);
+    dynbuf_printf(&b, "duration_ms=%u buffer_kb=%u compact_sched=%d process_stats=%d txt=%d",
+                  c->duration_ms, c->buffer_kb, c->compact_sched, c->process_stats, txt);
+    const char *names[] = {" events=", " categories=", " apps="};
+    char *const *lists[] = {c->events, c->cats, c->apps};
+    size_t counts[] = {c->nevents, c->ncats, c->napps};
+    for (int k = 0; k < 3; k++) {
+        dynbuf_addstr(&b, names[k]);
+        for (size_t i = 0; i < counts[k]; i++)
+            dynbuf_printf(&b, "%s%s", i ? "," : "", lists[k][i]);
+    }
+    pthread_mutex_lock(&dev->lock);
+    snprintf(dev->trace->pf_config, sizeof(dev->trace->pf_config), "%s",
+             b.data ? b.data : "");
+    pthread_mutex_unlock(&dev->lock);
+    dynbuf_free(&b);
+}
+
+static void count(struct sim_device *dev, int running, int finished, int killed)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct sim_trace *t = dev->trace;
+    t->pf_running += running;
+    if (running > 0)
+        t->pf_sessions++;
+    t->pf_finished += (unsigned)finished;
+    t->pf_killed += (unsigned)killed;
+    sim_trace_write_state(dev);
+    pthread_mutex_unlock(&dev->lock);
+}
+
+/* The file's bytes pass through here so the state can name its CRC
+ * (tests compare what the host kept with what the device wrote). */
+struct crc_sink {
+    struct sim_sink k;
+    struct sim_sink *to;
+    uLong crc;
+    unsigned long long size;
+};
+
+static int crc_write(struct sim_sink *k, const void *p, size_t n)
+{
+    struct crc_sink *c = (struct crc_sink *)k;
+    c->crc = crc32(c->crc, p, (uInt)n);
+    c->size += n;
+    return sink_write(c->to, p, n);
+}
+
+static int write_file(struct session *s, struct sim_sink *out)
+{
+    struct crc_sink c = {{crc_write, NULL, NULL}, out, crc32(0, Z_NULL, 0), 0};
+    int rc = pf_write_trace(s->dev, &s->cfg, s->begin_ns, sim_now_ns(), &c.k);
+    pthread_mutex_lock(&s->dev->lock);
+    s->dev->trace->pf_last_crc = c.crc;
+    s->dev->trace->pf_last_size = c.size;
+    pthread_mutex_unlock(&s->dev->lock);
+    return rc;
+}
+
+/* Record until the duration is over or a signal came; write the file. */
+static int record(struct session *s)
+{
+    uint64_t ns = s->cfg.duration_ms ? (uint64_t)s->cfg.duration_ms * 1000000u : UINT64_MAX;
+    sim_sleep(ns, stopped, s);
+    int sig = sim_run_signal(s->dev, s->pid);
+    int rc = 0;
+    if (sig == SIGKILL) {
+        sim_log(s->dev, "perfetto", "killed: empty file");
+    } else if (!sim_stopping) {
+        struct sim_sink *out;
+        if (sim_fs_open_write(s->dev->fs, s->path, 0, s->pid, &out) == 0) {
+            rc = write_file(s, out);
+            if (out->close)
+                out->close(out);
+        } else {
+            rc = -1;
+        }
+        sim_log(s->dev, "perfetto", rc ? "write failed" : "trace written");
+    }
+    sim_run_end(s->dev, s->pid);
+    count(s->dev, -1, sig != SIGKILL, sig == SIGKILL);
+    return rc;
+}
+
+static void session_free(struct session *s)
+{
+    pf_config_free(&s->cfg);
+    free(s);
+}
+
+static void *session_thread(void *arg)
+{
+    struct session *s = arg;
+    record(s);
+    session_free(s);
+    return NULL;
+}
+
+static int traced_enabled(struct sim_device *dev)
+{
+    int on = !dev->opt.traced_off;
+    pthread_mutex_lock(&dev->lock);
+    for (size_t i = 0; i < dev->nprops; i++)
+        if (!strcmp(dev->props[i].key, "persist.traced.enable"))
+            on = !strcmp(dev->props[i].value, "1");
+    pthread_mutex_unlock(&dev->lock);
+    return on;
+}
+
+int sim_perfetto_running(struct sim_device *dev, int pid)
+{
+    pthread_mutex_lock(&dev->lock);
+    int found = 0;
+    for (int i = 0; i < SIM_MAX_RUNNING && !found; i++)
+        found = dev->running[i].pid == pid && dev->running[i].perfetto;
+    pthread_mutex_unlock(&dev->lock);
+    return found;
+}
+
+static int usage(struct sh_cmd *c, const char *opt)
+{
+    sink_printf(c->err, "perfetto: unrecognized option '%s'\n\nUsage: perfetto\n"
+                "  --background -d     : Exits immediately and continues in the background.\n"
+                "  --config -c         : /path/to/trace/config/file or - for stdin\n"
+                "  --out -o            : /path/to/out/trace/file or - for stdout\n", opt);
+    return 1;
+}
+
+static int read_config(struct sh_cmd *c, const char *src, struct dynbuf *b)
+{
+    char buf[16384];
+    if (!strcmp(src, "-")) {
+        long n;
+        while (c->in && (n = c->in->read(c->in, buf, sizeof(buf))) > 0)
+            if (dynbuf_add(b, buf, (size_t)n) != ST_OK)
+                return -1;
+        return 0;
+    }
+    struct sim_reader *r;
+    if (sim_fs_open_read(c->sh->dev->fs, src, &r))
+        return -1;
+    long n;
+    while ((n = r->read(r, buf, sizeof(buf))) > 0)
+        if (dynbuf_add(b, buf, (size_t)n) != ST_OK)
+            break;
+    r->close(r);
+    return n == 0 ? 0 : -1;
+}
+
+static int start(struct sh_cmd *c, struct session *s, int background)
+{
+    struct sim_device *dev = c->sh->dev;
+    struct sim_sink *out;
+    if (sim_fs_open_write(dev->fs, s->path, 0, s->pid, &out)) {
+        sink_printf(c->err, "[perfetto_cmd.cc] Failed to open %s\n", s->path);
+        return 1;
+    }
+    if (out->close)
+        out->close(out);
+    if (!traced_enabled(dev)) {
+        sim_log(dev, "perfetto", "traced is off");
+        if (!background) {
+            sink_puts(c->err, "[perfetto_cmd.cc] Could not connect to the tracing service "
+                              "(traced not running?)\n");
+            return 1;
+        }
+        sink_printf(c->out, "%d\n", s->pid);
+        return 0;
+    }
+    if (sim_run_start(dev, s->pid)) {
+        sink_puts(c->err, "[perfetto_cmd.cc] too many sessions\n");
+        return 1;
+    }
+    pthread_mutex_lock(&dev->lock);
+    for (int i = 0; i < SIM_MAX_RUNNING; i++)
+        if (dev->running[i].pid == s->pid)
+            dev->running[i].perfetto = 1;
+    pthread_mutex_unlock(&dev->lock);
+    count(dev, 1, 0, 0);
+    s->begin_ns = sim_now_ns();
+    sim_log(dev, "perfetto", "session started");
+    if (!background)
+        return record(s) ? 1 : 0;
+    sink_printf(c->out, "%d\n", s->pid);
+    return 0;
+}
+
+int sim_cmd_perfetto(struct sh_cmd *c)
+{
+    struct sim_device *dev = c->sh->dev;
+    int background = 0, txt = 0;
+    const char *cfgsrc = NULL, *outpath = NULL;
+    for (int i = 1; i < c->argc; i++) {
+        const char *a = c->argv[i];
+        if (!strcmp(a, "--background") || !strcmp(a, "-d"))
+            background = 1;
+        else if (!strcmp(a, "--txt") && dev->opt.sdk > 28)
+            txt = 1;
+        else if ((!strcmp(a, "-c") || !strcmp(a, "--config")) && i + 1 < c->argc)
+            cfgsrc = c->argv[++i];
+        else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < c->argc)
+            outpath = c->argv[++i];
+        else
+            return usage(c, a);
+    }
+    if (!cfgsrc || !outpath) {
+        sink_puts(c->err, "[perfetto_cmd.cc] Either --config or --out is missing\n");
+        return 1;
+    }
+    struct dynbuf raw;
+    dynbuf_init(&raw, CONFIG_MAX);
+    struct session *s = calloc(1, sizeof(*s));
+    char err[256] = "";
+    int rc = 1;
+    if (!s || read_config(c, cfgsrc, &raw)) {
+        sink_printf(c->err, "[perfetto_cmd.cc] Could not read config from %s\n", cfgsrc);
+        goto out;
+    }
+    int bad = txt ? pf_config_text(raw.data ? raw.data : "", raw.len, &s->cfg, err, sizeof(err))
+                  : pf_config_binary((const uint8_t *)(raw.data ? raw.data : ""), raw.len,
+                                     &s->cfg, err, sizeof(err));
+    if (bad || !raw.len) {
+        sink_printf(c->err, "[perfetto_cmd.cc] The TraceConfig is malformed%s%s\n",
+                    *err ? ": " : "", err);
+        goto out;
+    }
+    describe(dev, &s->cfg, txt);
+    s->dev = dev;
+    s->pid = c->sh->execing ? c->sh->pid : sim_alloc_pid(dev);
+    snprintf(s->path, sizeof(s->path), "%s", outpath);
+    rc = start(c, s, background);
+    if (!rc && background && sim_perfetto_running(dev, s->pid)) {
+        pthread_t th;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&th, &at, session_thread, s) == 0)
+            s = NULL;
+        else
+            rc = 1;
+        pthread_attr_destroy(&at);
+    }
+out:
+    if (s)
+        session_free(s);
+    dynbuf_free(&raw);
+    return rc;
+}

@@ -78,6 +78,10 @@ struct capture {
     const char *raw_path;       /* where a raw dump is kept if collection fails */
     int traced;                 /* every agent started: what is recorded from
                                  * here on is a capture worth keeping */
+    /* the trace ended before it was stopped (a stream whose link dropped):
+     * the page holds what arrived and the run exits 3; why, and how much */
+    char cut_short[600];
+    uint64_t cut_bytes;
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;

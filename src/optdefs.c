@@ -95,8 +95,8 @@ const struct optdef st_optdefs[] = {
      "terminal the line while tracing shows the bytes and events received and the rate. Lost "
      "events are counted and reported. A device whose atrace cannot stream (before Android "
      "7) has its trace buffer dumped every second instead, with a warning. If the stream "
-     "breaks off (a dropped link), what arrived is kept as OUT.atrace and the message gives "
-     "the command that converts it."},
+     "breaks off (a dropped link), the page is written from what arrived, the message says "
+     "the capture was cut short, and the exit status is 3."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},

@@ -84,6 +84,20 @@ static int all_ended(struct ctl *const *ctls, size_t n, const struct capture_ui 
     return 1;
 }
 
+/* Standard input ended (a script, cron, `&`, `< /dev/null`): no Enter can
+ * come.  On a terminal (Ctrl-D) that is the user's stop; elsewhere an
+ * untimed capture goes on until a signal instead of ending at once. */
+static int no_enter(const struct capture_ui *ui, long t)
+{
+    if (isatty(STDIN_FILENO))
+        return 0;
+    if (t <= 0)
+        ui->note(ui->ctx, "Standard input is not a terminal and has ended: tracing until "
+                          "interrupted (Ctrl-C, or kill -INT/-HUP %ld); use -t for a fixed "
+                          "time", (long)getpid());
+    return 1;
+}
+
 /* Wait -t, or for Enter; Enter also ends a timed wait on a TTY.  A wait
  * with streams looks at them four times a second. */
 static enum st_err wait_loop(const struct capture_opts *o, const struct capture_ui *ui,
@@ -119,8 +133,12 @@ static enum st_err wait_loop(const struct capture_opts *o, const struct capture_
         if (use_stdin && p[1].revents) {
             char buf[256];
             ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
-            if (n <= 0 || memchr(buf, '\n', (size_t)n))
+            if (n > 0 && memchr(buf, '\n', (size_t)n))
                 break;
+            if (n <= 0 && !no_enter(ui, t))
+                break;
+            if (n <= 0)
+                use_stdin = 0;
         }
     }
     return ST_OK;

@@ -22,8 +22,10 @@ const struct optdef st_optdefs[] = {
      "or a directory that does not exist, is refused before tracing starts."},
     {"time", 't', "N", 't', SEC_GENERAL, 0,
      "trace for N seconds, or with a unit: 500ms, 10s, 2m, 1h (default: until Enter)",
-     "Without it (or with 0) tracing goes on until Enter is pressed. On a terminal a "
-     "countdown (or the elapsed time) is shown."},
+     "Without it (or with 0) tracing goes on until Enter is pressed, or Ctrl-C. When standard "
+     "input is not a terminal and ends without an Enter (a script, cron, `&`), tracing goes "
+     "on until a signal (Ctrl-C, SIGHUP), and a line says so. On a terminal a countdown (or "
+     "the elapsed time) is shown."},
     {"buf-size", 'b', "N", 'b', SEC_GENERAL, 0,
      "per-CPU trace buffer in KB, or with a unit: 32mb, 64MiB, 1g",
      "Default on Android as catapult: 4096 with sched, 8192 with sched and webview, else "

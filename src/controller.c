@@ -165,7 +165,9 @@ static int abandoned(void)
     return sig_terminated() || sig_interrupts() >= 2 || sig_alarmed();
 }
 
-static enum st_err run_phase(struct ctl *r, int phase, struct tracewriter *w)
+enum phase { PH_START, PH_HALT, PH_SYNC, PH_STOP, PH_COLLECT };
+
+static enum st_err run_phase(struct ctl *r, enum phase phase, struct tracewriter *w)
 {
     struct capture *c = r->c;
     for (int i = 0; i < r->n; i++) {
@@ -173,18 +175,20 @@ static enum st_err run_phase(struct ctl *r, int phase, struct tracewriter *w)
         enum st_err e = ST_OK;
         if (abandoned())
             return ST_EINTR;    /* a step that would not block must not miss it */
-        if (phase == 0) {
+        if (phase == PH_START) {
             e = a->start(r->st[i]);
             r->started = i + 1;
-        } else if (phase == 1 && a->clock_sync) {
+        } else if (phase == PH_HALT && a->halt) {
+            e = a->halt(r->st[i]);
+        } else if (phase == PH_SYNC && a->clock_sync) {
             e = a->clock_sync(r->st[i]);
             if (e && e != ST_EINTR) {   /* a missed sync only costs alignment */
                 c->ui.warn(c->ui.ctx, "clock sync failed: %s", dynbuf_str(&c->err));
                 e = ST_OK;
             }
-        } else if (phase == 2) {
+        } else if (phase == PH_STOP) {
             e = a->stop(r->st[i]);
-        } else if (phase == 3) {
+        } else if (phase == PH_COLLECT) {
             e = a->collect(r->st[i], w);
         }
         if (e)
@@ -235,7 +239,7 @@ enum st_err ctl_explain(struct capture *c, enum st_err e)
 
 enum st_err ctl_start(struct ctl *r)
 {
-    enum st_err e = run_phase(r, 0, NULL);
+    enum st_err e = run_phase(r, PH_START, NULL);
     if (e) {
         e = ctl_explain(r->c, e);
         cleanup(r);
@@ -247,11 +251,13 @@ enum st_err ctl_start(struct ctl *r)
 enum st_err ctl_collect(struct ctl *r, struct tracewriter *w)
 {
     struct capture *c = r->c;
-    enum st_err e = run_phase(r, 1, w);
+    enum st_err e = run_phase(r, PH_HALT, w);
     if (!e)
-        e = run_phase(r, 2, w);
+        e = run_phase(r, PH_SYNC, w);
     if (!e)
-        e = run_phase(r, 3, w);
+        e = run_phase(r, PH_STOP, w);
+    if (!e)
+        e = run_phase(r, PH_COLLECT, w);
     if (!e && abandoned())
         e = ST_EINTR;           /* asked to abandon while the last step finished */
     if (e) {

@@ -66,6 +66,36 @@ static enum st_err clock_sync(void *state)
     return e;
 }
 
+/* A stream is synced right after it started: at the stop, the marker
+ * would wait behind the stream's backlog on a slow link, and atrace,
+ * stopped first, would no longer read it. */
+static enum st_err start(void *state)
+{
+    struct atrace *a = state;
+    enum st_err e = atrace_start(a);
+    if (e || !astream_streaming(a))
+        return e;
+    a->synced = 1;
+    e = clock_sync(a);
+    if (e && e != ST_EINTR) {   /* a missed sync only costs alignment */
+        a->c->ui.warn(a->c->ui.ctx, "clock sync failed: %s", dynbuf_str(&a->c->err));
+        e = ST_OK;
+    }
+    return e;
+}
+
+static enum st_err sync_at_stop(void *state)
+{
+    struct atrace *a = state;
+    return a->synced ? ST_OK : clock_sync(a);
+}
+
+static enum st_err halt(void *state)
+{
+    astream_halt(state);
+    return ST_OK;
+}
+
 static enum st_err stop(void *state)
 {
     struct atrace *a = state;
@@ -452,8 +482,9 @@ static int ended(void *state)
 const struct agent_ops atrace_agent = {
     .name = "atrace",
     .create = atrace_create,
-    .start = atrace_start,
-    .clock_sync = clock_sync,
+    .start = start,
+    .halt = halt,
+    .clock_sync = sync_at_stop,
     .stop = stop,
     .collect = collect,
     .cleanup = cleanup,

@@ -37,6 +37,7 @@ struct atrace {
     uint64_t raw_bytes;
     struct dynbuf errtext;  /* stderr of the dump command */
     struct astream *stream; /* --stream (atrace_stream.c) */
+    int synced;             /* the clock sync was done at the start */
 };
 
 /* c->err = "what: detail" */
@@ -61,6 +62,10 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
  * --stream: periodic --async_dump). */
 enum st_err astream_start(struct atrace *a);
 enum st_err astream_stop(struct atrace *a);
+/* 1 while atrace --stream runs (not the periodic-dump fallback). */
+int astream_streaming(const struct atrace *a);
+/* kill -INT atrace now and wait (bounded) for its stream to end. */
+void astream_halt(struct atrace *a);
 enum st_err astream_collect(struct atrace *a, struct tracewriter *w);
 void astream_cleanup(struct atrace *a);
 int astream_ended(const struct atrace *a);

@@ -20,7 +20,10 @@
  *            other commands (clock sync, ps, am profile) run in between.
  *            A stream that ends on its own (the link dropped) ends the
  *            wait (agent op `ended`) with a warning.
- *   stop     `kill -INT PID` in a second shell; the reader drains until
+ *   stop     `kill -INT PID` in a second shell, first of all (the agent's
+ *            halt: on a slow link every other command waits behind the
+ *            stream's backlog; the clock sync was done at the start, where
+ *            nothing queues yet); the reader drains until
  *            atrace exits (closing the stream, adbd's SIGHUP, is the
  *            fallback).  Then tracing_on is read, and the device reset
  *            (atrace --async_stop) when tracing is still on or atrace did
@@ -392,6 +395,22 @@ static void make_sure_off(struct astream *s)
     dynbuf_free(&saved);
 }
 
+int astream_streaming(const struct atrace *a)
+{
+    return a->stream && !a->stream->fallback;
+}
+
+void astream_halt(struct atrace *a)
+{
+    struct astream *s = a->stream;
+    if (!astream_streaming(a) || s->halted)
+        return;
+    s->halted = 1;
+    atomic_store(&s->stop, 1);
+    if (!atomic_load(&s->ended))
+        ask_stop(s);
+}
+
 /* A stream that broke off (the link dropped, atrace ended) still makes a
  * page of what arrived, with the process dump and repairs; the run then
  * exits 3.  Not when nothing arrived or the spool itself failed. */
@@ -412,9 +431,7 @@ enum st_err astream_stop(struct atrace *a)
     a->t_stop_us = capture_now_us();
     if (s->fallback)
         return adumps_stop(s);
-    atomic_store(&s->stop, 1);
-    if (!atomic_load(&s->ended))
-        ask_stop(s);
+    astream_halt(a);
     reader_end(s, !atomic_load(&s->ended));
     adb_cmd_free(s->cmd);   /* a command still running is hung up on */
     s->cmd = NULL;

@@ -30,6 +30,8 @@ struct capture_opts {
     int collection_timeout_s;   /* -1: none */
     char **categories;
     size_t ncategories;
+    int default_categories;     /* none named: the built-in list, whose
+                                 * unavailable ones are dropped silently */
     const char *kfuncs;         /* -k */
     const char *apps;           /* -a */
     int compress;

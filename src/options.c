@@ -294,8 +294,10 @@ static int pick_categories(struct st_options *o, int argc, char **argv, const ch
         if (o->buf_kb < 0 && o->presets[i]->buf_kb > o->preset_buf_kb)
             o->preset_buf_kb = o->presets[i]->buf_kb;
     }
-    if (!n)     /* catapult's defaults: its 18 atrace categories; sched on linux */
+    if (!n) {   /* catapult's defaults: its 18 atrace categories; sched on linux */
         items[n++] = o->target == TARGET_LINUX ? "sched" : ST_DEFAULT_CATEGORIES;
+        o->default_categories = 1;
+    }
     if (o->buf_kb < 0 && o->preset_buf_kb > 0)
         o->buf_kb = o->preset_buf_kb;
     return set_categories(o, items, n);
@@ -393,6 +395,7 @@ void options_capture(const struct st_options *o, struct capture_opts *c)
         .collection_timeout_s = o->collection_timeout_s,
         .categories = o->categories,
         .ncategories = o->ncategories,
+        .default_categories = o->default_categories,
         .kfuncs = o->kfuncs,
         .apps = o->apps,
         .compress = o->compress,

@@ -97,7 +97,7 @@ assert_contains err.txt "the trace time must be a non-negative number"
 run_st 2 -b 0 --from-file x
 assert_contains err.txt "the trace buffer size must be a positive number"
 run_st 2 -t abc
-assert_contains err.txt "invalid integer value: 'abc'"
+assert_contains err.txt "option -t: 'abc' is not a duration: seconds, or a number with a unit"
 run_st 2 --link-assets
 assert_contains err.txt "deprecated"
 echo ok

@@ -5,8 +5,10 @@
  * it), else xdg-open, else Debian's sensible-browser.  It is started
  * detached (its own session, stdio on /dev/null, never waited for), so
  * systrace returns at once and a browser that stays open never holds the
- * terminal.  No browser is never an error for the capture: the caller
- * prints the warning this leaves in `warn`.
+ * terminal; one that fails within 1.5 s (not found, xdg-open without a
+ * method) counts as not started and the next is tried.  No browser is
+ * never an error for the capture: the caller prints the warning this
+ * leaves in `warn`, naming what failed.
  */
 #ifndef SYSTRACE_BROWSER_H
 #define SYSTRACE_BROWSER_H

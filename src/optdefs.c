@@ -87,8 +87,10 @@ const struct optdef st_optdefs[] = {
     {"open", 0, NULL, OPT_OPEN, SEC_GENERAL, 0,
      "open the written page in a browser ($BROWSER, xdg-open or sensible-browser); also "
      "SYSTRACE_OPEN=1",
-     "The browser is started detached and never waited for; when none can be started a "
-     "warning says so and the run still succeeds."},
+     "The browser is started detached and never waited for; one that fails within 1.5 s "
+     "(not found, xdg-open without a method) counts as not started. When none starts, one "
+     "warning line names the page and the run still succeeds; with -j (JSON, no page) a "
+     "warning says so."},
     {"stream", 0, NULL, OPT_STREAM, SEC_GENERAL, 0,
      "read the trace while tracing, so a capture of any length keeps every event (spooled "
      "beside the output): on Android through the device's atrace --stream, with "

@@ -219,7 +219,16 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     switch (c) {
     case 'h': o->show_help = 1; return 0;
     case OPT_VERSION: o->show_version = 1; return 0;
-    case 'o': o->output = arg; return 0;
+    case 'o':
+        if (!*arg) {
+            snprintf(err, errlen, "-o: the output file name is empty (give a file name, or "
+                                  "- for standard output)");
+            return 2;
+        }
+        o->output = arg;
+        /* standard output carries the page alone: no notes on it */
+        o->quiet |= !strcmp(arg, "-");
+        return 0;
     case 'j': o->json = 1; return 0;
     case 'l': o->list_categories = 1; return 0;
     case 'k': o->kfuncs = arg; return 0;

@@ -290,6 +290,8 @@ static int run_one(struct live *l)
             ui_collect_start(&l->u);
             rc = devrun_collect(d);
             sig_deadline(0);
+            if (rc != EXIT_OK)
+                ui_collect_failed(&l->u);
             ui_collect_done(&l->u);
             if (rc == EXIT_OK)
                 rc = devrun_commit(d);

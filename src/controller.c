@@ -240,6 +240,14 @@ enum st_err ctl_explain(struct capture *c, enum st_err e)
 enum st_err ctl_start(struct ctl *r)
 {
     enum st_err e = run_phase(r, PH_START, NULL);
+    if (e == ST_EINTR && !sig_alarmed()) {
+        /* whatever step was under way (a ps, a probe) is ours, not the user's */
+        dynbuf_reset(&r->c->err);
+        dynbuf_addstr(&r->c->err, sig_terminated() ? "terminated while starting; tracing "
+                                                     "stopped, nothing written"
+                                                   : "interrupted while starting; tracing "
+                                                     "stopped, nothing written");
+    }
     if (e) {
         e = ctl_explain(r->c, e);
         cleanup(r);

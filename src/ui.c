@@ -208,6 +208,13 @@ void ui_collect_start(struct ui *u)
     pthread_mutex_unlock(&u->lock);
 }
 
+void ui_collect_failed(struct ui *u)
+{
+    pthread_mutex_lock(&u->lock);
+    u->bytes = 0;
+    pthread_mutex_unlock(&u->lock);
+}
+
 void ui_collect_done(struct ui *u)
 {
     if (u->quiet)

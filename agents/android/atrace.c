@@ -24,6 +24,7 @@
 #include "devcmd.h"
 #include "lib/debug.h"
 #include "lib/outfile.h"
+#include "lib/signals.h"
 
 #define PROC_LIST_MAX (16u << 20)
 
@@ -215,7 +216,8 @@ static enum st_err stream_failed(struct atrace *a, enum st_err e, const char *wh
     dynbuf_init(&d, 1024);
     dynbuf_printf(&d, "collecting the trace failed after %llu bytes: %s",
                   (unsigned long long)a->raw_bytes,
-                  e == ST_EINTR ? "interrupted" : why);
+                  e != ST_EINTR ? why : sig_alarmed() ? "stopped at the deadline"
+                                                      : "interrupted");
     e = dump_failed(a, e, dynbuf_str(&d));
     dynbuf_free(&d);
     return e;

@@ -498,7 +498,8 @@ enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
     if (e) {
         char what[700];
         snprintf(what, sizeof(what), "writing the streamed trace into the page failed: %s",
-                 e == ST_EINTR ? "interrupted" : s->why[0] ? s->why : st_strerror(e));
+                 e != ST_EINTR ? (s->why[0] ? s->why : st_strerror(e))
+                 : sig_alarmed() ? "stopped at the deadline" : "interrupted");
         return astream_failed(s, e, what);
     }
     report(s);

@@ -174,7 +174,10 @@ install: $(BIN) $(BUILD)/systrace.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PREFIX)/share/doc/systrace/docs
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/systrace
-	install -m 0644 $(BUILD)/systrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/systrace.1
+	# the page names docs/NAME.md as in the source tree; installed, they are here
+	sed 's|docs/\([a-z\\-]*\.md\)|$(PREFIX)/share/doc/systrace/docs/\1|g' $(BUILD)/systrace.1 \
+	    >$(DESTDIR)$(PREFIX)/share/man/man1/systrace.1
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man1/systrace.1
 	install -m 0644 scripts/completion/systrace.bash $(DESTDIR)$(BASHCOMPDIR)/systrace
 	install -m 0644 README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/systrace/
 	install -m 0644 $(wildcard docs/*.md) $(DESTDIR)$(PREFIX)/share/doc/systrace/docs/

@@ -19,6 +19,10 @@ struct agent_ops {
     /* ST_OK with *state == NULL: the agent does not apply to this run. */
     enum st_err (*create)(struct capture *c, void **state);
     enum st_err (*start)(void *state);
+    /* may be NULL: stop recording at once, before the clock sync and the
+     * other agents' stops use the device (a stream's backlog on a slow link
+     * would hold each of them up); stop still runs afterwards */
+    enum st_err (*halt)(void *state);
     enum st_err (*clock_sync)(void *state);     /* may be NULL */
     enum st_err (*stop)(void *state);
     enum st_err (*collect)(void *state, struct tracewriter *w);

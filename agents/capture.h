@@ -30,6 +30,8 @@ struct capture_opts {
     int collection_timeout_s;   /* -1: none */
     char **categories;
     size_t ncategories;
+    int default_categories;     /* none named: the built-in list, whose
+                                 * unavailable ones are dropped silently */
     const char *kfuncs;         /* -k */
     const char *apps;           /* -a */
     int compress;
@@ -85,6 +87,10 @@ struct capture {
     int raw_kept;               /* --perfetto: this run's trace is in raw_path */
     int traced;                 /* every agent started: what is recorded from
                                  * here on is a capture worth keeping */
+    /* the trace ended before it was stopped (a stream whose link dropped):
+     * the page holds what arrived and the run exits 3; why, and how much */
+    char cut_short[600];
+    uint64_t cut_bytes;
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;

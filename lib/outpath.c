@@ -26,10 +26,18 @@ enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen
     const char *d = dir ? dir : "its directory";
     enum st_err e = ST_EIO;
     switch (errnum) {
-    case ENOENT:
+    case ENOENT: {
+        struct stat st;
+        if (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+            /* /proc, /sys: there, but no new files can be made in it */
+            snprintf(err, errlen, "cannot create files in '%s'; choose another directory", d);
+            e = ST_EPERM;
+            break;
+        }
         snprintf(err, errlen, "directory '%s' does not exist", d);
         e = ST_ENOENT;
         break;
+    }
     case ENOTDIR:
         snprintf(err, errlen, "'%s' is not a directory", d);
         e = ST_ENOENT;

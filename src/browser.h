@@ -5,8 +5,10 @@
  * it), else xdg-open, else Debian's sensible-browser.  It is started
  * detached (its own session, stdio on /dev/null, never waited for), so
  * systrace returns at once and a browser that stays open never holds the
- * terminal.  No browser is never an error for the capture: the caller
- * prints the warning this leaves in `warn`.
+ * terminal; one that fails within 1.5 s (not found, xdg-open without a
+ * method) counts as not started and the next is tried.  No browser is
+ * never an error for the capture: the caller prints the warning this
+ * leaves in `warn`, naming what failed.
  */
 #ifndef SYSTRACE_BROWSER_H
 #define SYSTRACE_BROWSER_H
@@ -17,8 +19,9 @@
  * one line in warn. */
 int browser_open(const char *path, char *warn, size_t warnlen);
 
-/* The same with any URL (the first browser that starts); 0 or -1. */
-int browser_open_url(const char *url);
+/* The same with any URL (the first browser that starts); 0 or -1 with one
+ * line in warn. */
+int browser_open_url(const char *url, char *warn, size_t warnlen);
 
 /* What to open: --open's value (0: nothing), else $SYSTRACE_OPEN's
  * ("perfetto", or anything other than 0 for the page). */

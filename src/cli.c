@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "lib/debug.h"
@@ -18,6 +19,44 @@
 #ifndef SYSTRACE_VERSION
 #define SYSTRACE_VERSION "0.1.0"
 #endif
+
+/* A per-CPU buffer above this is more kernel memory than a phone has
+ * (-b 1g on 8 CPUs: 8 GB); Perfetto's UI offers at most 64 MB. */
+#define SANE_BUF_KB (256 * 1024)
+
+static void ignored(const char *what, const char *mode)
+{
+    fprintf(stderr, "systrace: warning: %s has no effect with %s and is ignored\n", what, mode);
+}
+
+/* Options that do nothing in the chosen mode are named (one line each);
+ * converting a file onto itself is refused.  An exit code, or -1. */
+static int check_modes(const struct st_options *o)
+{
+    if (o->from_file && !o->method_profile && !o->call_graph && !o->method_json) {
+        struct stat in, out;
+        if (o->output && strcmp(o->from_file, "-") && stat(o->from_file, &in) == 0 &&
+            stat(o->output, &out) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+            fprintf(stderr, "systrace: -o %s: that is the input file (--from-file %s), which "
+                            "the page would replace; name another output\n", o->output,
+                    o->from_file);
+            return EXIT_USAGE;
+        }
+        if (!o->default_categories)
+            ignored("categories (the file holds what was traced)", "--from-file");
+        if (o->nserials)
+            ignored("-e", "--from-file");
+        if (o->stream)
+            ignored("--stream", "--from-file");
+    }
+    if (o->app_profile && o->target == TARGET_LINUX && !o->from_file)
+        ignored("--app-profile (it method-traces an Android app)", "--target=linux");
+    if (o->buf_kb > SANE_BUF_KB)
+        fprintf(stderr, "systrace: warning: -b %d KB per CPU is more kernel memory than a "
+                        "device has (on 8 CPUs, %.1f GB); 64mb per CPU holds minutes of a busy "
+                        "trace\n", o->buf_kb, o->buf_kb * 8.0 / (1024 * 1024));
+    return -1;
+}
 
 int cli_main(int argc, char **argv)
 {
@@ -30,8 +69,10 @@ int cli_main(int argc, char **argv)
         options_free(&o);
         return EXIT_USAGE;
     }
-    int rc;
-    if (o.show_help) {
+    int rc = o.show_help || o.show_version ? -1 : check_modes(&o);
+    if (rc >= 0) {
+        /* refused: check_modes said why */
+    } else if (o.show_help) {
         usage_print(stdout);
         rc = EXIT_OK;
     } else if (o.show_version) {

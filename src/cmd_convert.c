@@ -37,8 +37,14 @@ void report_written(const struct st_options *o, const char *path)
 void open_result(const struct st_options *o, const char *path)
 {
     struct stat st;
-    if (o->open != BROWSER_PAGE || o->json)
-        return;     /* --open=perfetto: the caller serves the trace (pfopen.h) */
+    if (o->open != BROWSER_PAGE)
+        return;     /* none, or --open=perfetto: the caller serves the trace (pfopen.h) */
+    if (o->json) {
+        fprintf(stderr, "systrace: warning: --open: -j writes JSON, which a browser does "
+                        "not show as a trace; open %s in https://ui.perfetto.dev or "
+                        "chrome://tracing (or use --open=perfetto)\n", path);
+        return;
+    }
     char warn[PATH_MAX + 200];
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         fprintf(stderr, "systrace: warning: --open: %s is not a file a browser can open\n",

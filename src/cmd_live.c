@@ -215,7 +215,7 @@ static int summary(struct live *l)
         const char *who = d->c.serial ? d->c.serial : d->want;
         printf("%s: %s\n", who, d->outcome[0] ? d->outcome : "not traced");
         if (d->rc != EXIT_OK) {
-            failed++;
+            failed += d->rc != EXIT_PARTIAL;    /* a page cut short is still a page */
             if (rc == EXIT_OK || d->rc > rc)
                 rc = d->rc;     /* 130/143 over 1: say what stopped the run */
         }
@@ -292,6 +292,8 @@ static int run_one(struct live *l)
             ui_collect_start(&l->u);
             rc = devrun_collect(d);
             sig_deadline(0);
+            if (rc != EXIT_OK)
+                ui_collect_failed(&l->u);
             ui_collect_done(&l->u);
             if (rc == EXIT_OK)
                 rc = devrun_commit(d);

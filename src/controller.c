@@ -84,6 +84,20 @@ static int all_ended(struct ctl *const *ctls, size_t n, const struct capture_ui 
     return 1;
 }
 
+/* Standard input ended (a script, cron, `&`, `< /dev/null`): no Enter can
+ * come.  On a terminal (Ctrl-D) that is the user's stop; elsewhere an
+ * untimed capture goes on until a signal instead of ending at once. */
+static int no_enter(const struct capture_ui *ui, long t)
+{
+    if (isatty(STDIN_FILENO))
+        return 0;
+    if (t <= 0)
+        ui->note(ui->ctx, "Standard input is not a terminal and has ended: tracing until "
+                          "interrupted (Ctrl-C, or kill -INT/-HUP %ld); use -t for a fixed "
+                          "time", (long)getpid());
+    return 1;
+}
+
 /* Wait -t, or for Enter; Enter also ends a timed wait on a TTY.  A wait
  * with streams looks at them four times a second. */
 static enum st_err wait_loop(const struct capture_opts *o, const struct capture_ui *ui,
@@ -119,8 +133,12 @@ static enum st_err wait_loop(const struct capture_opts *o, const struct capture_
         if (use_stdin && p[1].revents) {
             char buf[256];
             ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
-            if (n <= 0 || memchr(buf, '\n', (size_t)n))
+            if (n > 0 && memchr(buf, '\n', (size_t)n))
                 break;
+            if (n <= 0 && !no_enter(ui, t))
+                break;
+            if (n <= 0)
+                use_stdin = 0;
         }
     }
     return ST_OK;
@@ -147,7 +165,9 @@ static int abandoned(void)
     return sig_terminated() || sig_interrupts() >= 2 || sig_alarmed();
 }
 
-static enum st_err run_phase(struct ctl *r, int phase, struct tracewriter *w)
+enum phase { PH_START, PH_HALT, PH_SYNC, PH_STOP, PH_COLLECT };
+
+static enum st_err run_phase(struct ctl *r, enum phase phase, struct tracewriter *w)
 {
     struct capture *c = r->c;
     for (int i = 0; i < r->n; i++) {
@@ -155,18 +175,20 @@ static enum st_err run_phase(struct ctl *r, int phase, struct tracewriter *w)
         enum st_err e = ST_OK;
         if (abandoned())
             return ST_EINTR;    /* a step that would not block must not miss it */
-        if (phase == 0) {
+        if (phase == PH_START) {
             e = a->start(r->st[i]);
             r->started = i + 1;
-        } else if (phase == 1 && a->clock_sync) {
+        } else if (phase == PH_HALT && a->halt) {
+            e = a->halt(r->st[i]);
+        } else if (phase == PH_SYNC && a->clock_sync) {
             e = a->clock_sync(r->st[i]);
             if (e && e != ST_EINTR) {   /* a missed sync only costs alignment */
                 c->ui.warn(c->ui.ctx, "clock sync failed: %s", dynbuf_str(&c->err));
                 e = ST_OK;
             }
-        } else if (phase == 2) {
+        } else if (phase == PH_STOP) {
             e = a->stop(r->st[i]);
-        } else if (phase == 3) {
+        } else if (phase == PH_COLLECT) {
             e = a->collect(r->st[i], w);
         }
         if (e)
@@ -217,7 +239,15 @@ enum st_err ctl_explain(struct capture *c, enum st_err e)
 
 enum st_err ctl_start(struct ctl *r)
 {
-    enum st_err e = run_phase(r, 0, NULL);
+    enum st_err e = run_phase(r, PH_START, NULL);
+    if (e == ST_EINTR && !sig_alarmed()) {
+        /* whatever step was under way (a ps, a probe) is ours, not the user's */
+        dynbuf_reset(&r->c->err);
+        dynbuf_addstr(&r->c->err, sig_terminated() ? "terminated while starting; tracing "
+                                                     "stopped, nothing written"
+                                                   : "interrupted while starting; tracing "
+                                                     "stopped, nothing written");
+    }
     if (e) {
         e = ctl_explain(r->c, e);
         cleanup(r);
@@ -229,11 +259,13 @@ enum st_err ctl_start(struct ctl *r)
 enum st_err ctl_collect(struct ctl *r, struct tracewriter *w)
 {
     struct capture *c = r->c;
-    enum st_err e = run_phase(r, 1, w);
+    enum st_err e = run_phase(r, PH_HALT, w);
     if (!e)
-        e = run_phase(r, 2, w);
+        e = run_phase(r, PH_SYNC, w);
     if (!e)
-        e = run_phase(r, 3, w);
+        e = run_phase(r, PH_STOP, w);
+    if (!e)
+        e = run_phase(r, PH_COLLECT, w);
     if (!e && abandoned())
         e = ST_EINTR;           /* asked to abandon while the last step finished */
     if (e) {

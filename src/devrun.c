@@ -223,7 +223,15 @@ int devrun_commit(struct devrun *d)
     if (!d->collected)
         return d->rc;
     d->rc = result_commit(&d->o, &d->res);
-    if (d->rc == EXIT_OK)
+    if (d->rc == EXIT_OK && d->c.cut_short[0]) {
+        /* after the page's own lines, so it is the last word */
+        d->c.ui.warn(d->c.ui.ctx, "the capture was cut short after %.1f MB (%s): %s holds "
+                     "the %llu bytes that arrived", (double)d->c.cut_bytes / 1e6,
+                     d->c.cut_short, d->res.out, (unsigned long long)d->c.cut_bytes);
+        snprintf(d->outcome, sizeof(d->outcome), "wrote %s (cut short: %.400s)", d->res.out,
+                 d->c.cut_short);
+        d->rc = EXIT_PARTIAL;
+    } else if (d->rc == EXIT_OK)
         snprintf(d->outcome, sizeof(d->outcome), "wrote %s", d->res.out);
     else
         snprintf(d->outcome, sizeof(d->outcome), "failed: %s cannot be written", d->res.out);

@@ -22,8 +22,10 @@ const struct optdef st_optdefs[] = {
      "or a directory that does not exist, is refused before tracing starts."},
     {"time", 't', "N", 't', SEC_GENERAL, 0,
      "trace for N seconds, or with a unit: 500ms, 10s, 2m, 1h (default: until Enter)",
-     "Without it (or with 0) tracing goes on until Enter is pressed. On a terminal a "
-     "countdown (or the elapsed time) is shown."},
+     "Without it (or with 0) tracing goes on until Enter is pressed, or Ctrl-C. When standard "
+     "input is not a terminal and ends without an Enter (a script, cron, `&`), tracing goes "
+     "on until a signal (Ctrl-C, SIGHUP), and a line says so. On a terminal a countdown (or "
+     "the elapsed time) is shown."},
     {"buf-size", 'b', "N", 'b', SEC_GENERAL, 0,
      "per-CPU trace buffer in KB, or with a unit: 32mb, 64MiB, 1g",
      "Default on Android as catapult: 4096 with sched, 8192 with sched and webview, else "
@@ -89,8 +91,10 @@ const struct optdef st_optdefs[] = {
      "open the written page in a browser ($BROWSER, xdg-open or sensible-browser); also "
      "SYSTRACE_OPEN=1. --open=perfetto (SYSTRACE_OPEN=perfetto) opens the Perfetto trace "
      "(--perfetto's, or --from-file's input) in ui.perfetto.dev instead",
-     "The browser is started detached and never waited for; when none can be started a "
-     "warning says so and the run still succeeds. --open=perfetto does what Perfetto's "
+     "The browser is started detached and never waited for; one that fails within 1.5 s "
+     "(not found, xdg-open without a method) counts as not started. When none starts, one "
+     "warning line names the page and the run still succeeds; with -j (JSON, no page) a "
+     "warning says so. --open=perfetto does what Perfetto's "
      "record script does: it serves the trace once from http://127.0.0.1:9001/NAME (the "
      "port ui.perfetto.dev trusts, with the CORS header for its origin), opens "
      "https://ui.perfetto.dev/#!/?url=http://127.0.0.1:9001/NAME, and stops serving once the "
@@ -108,8 +112,8 @@ const struct optdef st_optdefs[] = {
      "terminal the line while tracing shows the bytes and events received and the rate. Lost "
      "events are counted and reported. A device whose atrace cannot stream (before Android "
      "7) has its trace buffer dumped every second instead, with a warning. If the stream "
-     "breaks off (a dropped link), what arrived is kept as OUT.atrace and the message gives "
-     "the command that converts it."},
+     "breaks off (a dropped link), the page is written from what arrived, the message says "
+     "the capture was cut short, and the exit status is 3."},
     {"perfetto", 0, NULL, OPT_PERFETTO, SEC_GENERAL, 0,
      "record through the device's own perfetto (Android 9+): keeps the Perfetto trace as "
      "OUT.perfetto-trace beside the page and writes the page from it",

@@ -82,8 +82,9 @@ static int seconds_arg(const char *s, const char *opt, int min, const char *rang
         return 2;
     }
     if (units_duration_ms(s, &ms, why, sizeof(why))) {
-        if (s[0] < '0' || s[0] > '9')   /* not a number at all: catapult's wording */
-            snprintf(err, errlen, "option %s: invalid integer value: '%s'", opt, s);
+        if (s[0] < '0' || s[0] > '9')   /* not a number at all: say what is */
+            snprintf(err, errlen, "option %s: '%s' is not a duration: seconds, or a number "
+                     "with a unit: 500ms, 10s, 2m, 1h", opt, s);
         else
             snprintf(err, errlen, "option %s: %s", opt, why);
         return 2;
@@ -106,7 +107,8 @@ static int size_arg(const char *s, int *kb, char *err, size_t errlen)
         if (s[0] == '-' && s[1] >= '0' && s[1] <= '9')
             snprintf(err, errlen, "the trace buffer size must be a positive number");
         else if (s[0] < '0' || s[0] > '9')
-            snprintf(err, errlen, "option -b: invalid integer value: '%s'", s);
+            snprintf(err, errlen, "option -b: '%s' is not a size: KB, or a number with a "
+                     "unit: 32mb, 64MiB, 1g", s);
         else
             snprintf(err, errlen, "option -b: %s", why);
         return 2;
@@ -225,7 +227,16 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     switch (c) {
     case 'h': o->show_help = 1; return 0;
     case OPT_VERSION: o->show_version = 1; return 0;
-    case 'o': o->output = arg; return 0;
+    case 'o':
+        if (!*arg) {
+            snprintf(err, errlen, "-o: the output file name is empty (give a file name, or "
+                                  "- for standard output)");
+            return 2;
+        }
+        o->output = arg;
+        /* standard output carries the page alone: no notes on it */
+        o->quiet |= !strcmp(arg, "-");
+        return 0;
     case 'j': o->json = 1; return 0;
     case 'l': o->list_categories = 1; return 0;
     case 'k': o->kfuncs = arg; return 0;
@@ -274,14 +285,21 @@ static void getopt_tables(struct option *longopts, char *shorts, size_t n)
     shorts[j] = '\0';
 }
 
+/* Name the option as the user wrote it: for a long one getopt's optopt
+ * is its value (-j for --json), not what was typed. */
 static int bad_option(int c, char **argv, char *err, size_t errlen)
 {
-    const char *name = optopt ? NULL : argv[optind - 1];
-    if (c == ':')
-        snprintf(err, errlen, "%s%c option requires an argument", name ? "" : "-",
-                 optopt ? optopt : ' ');
-    else if (name)
-        snprintf(err, errlen, "no such option: %s", name);
+    const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+    int is_long = arg && !strncmp(arg, "--", 2);
+    int len = is_long ? (int)strcspn(arg, "=") : 0;
+    if (c == ':' && is_long)
+        snprintf(err, errlen, "option %.*s needs a value (%.*s=VALUE)", len, arg, len, arg);
+    else if (c == ':')
+        snprintf(err, errlen, "option -%c needs a value", optopt);
+    else if (is_long && optopt && arg[len] == '=')
+        snprintf(err, errlen, "option %.*s takes no value", len, arg);
+    else if (is_long)
+        snprintf(err, errlen, "no such option: %.*s", len, arg);
     else
         snprintf(err, errlen, "no such option: -%c", optopt);
     return 2;
@@ -325,8 +343,10 @@ static int pick_categories(struct st_options *o, int argc, char **argv, const ch
         if (o->buf_kb < 0 && o->presets[i]->buf_kb > o->preset_buf_kb)
             o->preset_buf_kb = o->presets[i]->buf_kb;
     }
-    if (!n)     /* catapult's defaults: its 18 atrace categories; sched on linux */
+    if (!n) {   /* catapult's defaults: its 18 atrace categories; sched on linux */
         items[n++] = o->target == TARGET_LINUX ? "sched" : ST_DEFAULT_CATEGORIES;
+        o->default_categories = 1;
+    }
     if (o->buf_kb < 0 && o->preset_buf_kb > 0)
         o->buf_kb = o->preset_buf_kb;
     return set_categories(o, items, n);
@@ -426,6 +446,7 @@ void options_capture(const struct st_options *o, struct capture_opts *c)
         .collection_timeout_s = o->collection_timeout_s,
         .categories = o->categories,
         .ncategories = o->ncategories,
+        .default_categories = o->default_categories,
         .kfuncs = o->kfuncs,
         .apps = o->apps,
         .compress = o->compress,

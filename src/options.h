@@ -68,6 +68,7 @@ struct st_options {
      * each possibly a comma list; joined and split on ',' when used */
     char **categories;
     size_t ncategories;
+    int default_categories;     /* none named: catapult's default list */
     char *catbuf;               /* owns the split strings */
     char **args;                /* positional arguments as given */
     size_t nargs;

@@ -270,10 +270,12 @@ void pfopen_serve(const char *const *paths, size_t n, int quiet, int stop_fd)
         char url[512];
         snprintf(url, sizeof(url), UI_ORIGIN "/#!/?url=http://127.0.0.1:%d/%s", port,
                  files[i].name);
-        int opened = browser_open_url(url) == 0;
-        if (!quiet || !opened)
-            printf("%s %s\n", opened ? "Opening in ui.perfetto.dev:" :
-                   "No browser found ($BROWSER, xdg-open, sensible-browser); open", url);
+        char bwarn[1400];
+        int opened = browser_open_url(url, bwarn, sizeof(bwarn)) == 0;
+        if (opened && !quiet)
+            printf("Opening in ui.perfetto.dev: %s\n", url);
+        else if (!opened)
+            printf("%s\n", bwarn + (strncmp(bwarn, "--open: ", 8) ? 0 : 8));
     }
     if (!quiet)
         printf("Serving %s once from http://127.0.0.1:%d (for %d s at most; Ctrl-C stops)\n",

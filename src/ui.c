@@ -27,10 +27,25 @@ static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
         return;
     pthread_mutex_lock(&u->lock);
     endline_locked(u);
-    if (prefix[0])
-        printf("%s: ", prefix);
-    vprintf(fmt, ap);
-    putchar('\n');
+    if (!prefix[0]) {
+        vprintf(fmt, ap);
+        putchar('\n');
+    } else {
+        /* every line of a note carries the device's serial; blank ones
+         * stay blank rather than a bare "SERIAL: " */
+        char text[4096];
+        vsnprintf(text, sizeof(text), fmt, ap);
+        for (const char *p = text, *nl; *p || p == text; p = nl ? nl + 1 : p + strlen(p)) {
+            nl = strchr(p, '\n');
+            int n = nl ? (int)(nl - p) : (int)strlen(p);
+            if (n)
+                printf("%s: %.*s\n", prefix, n, p);
+            else if (nl)
+                putchar('\n');
+            if (!nl)
+                break;
+        }
+    }
     fflush(stdout);
     pthread_mutex_unlock(&u->lock);
 }
@@ -204,6 +219,13 @@ void ui_collect_start(struct ui *u)
 {
     pthread_mutex_lock(&u->lock);
     u->t0 = u->last = capture_now_us();
+    u->bytes = 0;
+    pthread_mutex_unlock(&u->lock);
+}
+
+void ui_collect_failed(struct ui *u)
+{
+    pthread_mutex_lock(&u->lock);
     u->bytes = 0;
     pthread_mutex_unlock(&u->lock);
 }

@@ -58,5 +58,8 @@ void ui_endline(struct ui *u);
 void ui_countdown(struct ui *u, int left, int elapsed);
 void ui_collect_start(struct ui *u);
 void ui_collect_done(struct ui *u);
+/* The collection failed (its message is out): no "Received" summary after
+ * it, which would read as success. */
+void ui_collect_failed(struct ui *u);
 
 #endif

@@ -91,6 +91,6 @@ void usage_print(FILE *out)
           "Ctrl-C or a closed terminal while tracing stops early and keeps the trace; a\n"
           "second Ctrl-C abandons it (tracing is still stopped); a third exits at once.\n"
           "Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
-          "3 output written from a truncated input, 130 interrupted, 131 quit (SIGQUIT),\n"
-          "143 terminated (SIGTERM).\n", out);
+          "3 output written from a truncated input or a capture cut short, 130 interrupted,\n"
+          "131 quit (SIGQUIT), 143 terminated (SIGTERM).\n", out);
 }

@@ -32,6 +32,7 @@ struct astream {
     int th_started;
     int wake[2];                /* written to end the reader's read or wait */
     atomic_int stop;            /* a stop was asked: an end is no surprise */
+    int halted;                 /* atrace was asked to stop (astream_halt) */
     atomic_int abort;           /* end now, whatever is under way */
     atomic_int ended;           /* the reader is done */
     /* the stream command */

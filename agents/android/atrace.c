@@ -24,6 +24,7 @@
 #include "devcmd.h"
 #include "lib/debug.h"
 #include "lib/outfile.h"
+#include "lib/signals.h"
 
 #define PROC_LIST_MAX (16u << 20)
 
@@ -66,6 +67,36 @@ static enum st_err clock_sync(void *state)
         e = write_marker(c);
     }
     return e;
+}
+
+/* A stream is synced right after it started: at the stop, the marker
+ * would wait behind the stream's backlog on a slow link, and atrace,
+ * stopped first, would no longer read it. */
+static enum st_err start(void *state)
+{
+    struct atrace *a = state;
+    enum st_err e = atrace_start(a);
+    if (e || !astream_streaming(a))
+        return e;
+    a->synced = 1;
+    e = clock_sync(a);
+    if (e && e != ST_EINTR) {   /* a missed sync only costs alignment */
+        a->c->ui.warn(a->c->ui.ctx, "clock sync failed: %s", dynbuf_str(&a->c->err));
+        e = ST_OK;
+    }
+    return e;
+}
+
+static enum st_err sync_at_stop(void *state)
+{
+    struct atrace *a = state;
+    return a->synced ? ST_OK : clock_sync(a);
+}
+
+static enum st_err halt(void *state)
+{
+    astream_halt(state);
+    return ST_OK;
 }
 
 static enum st_err stop(void *state)
@@ -189,7 +220,8 @@ static enum st_err stream_failed(struct atrace *a, enum st_err e, const char *wh
     dynbuf_init(&d, 1024);
     dynbuf_printf(&d, "collecting the trace failed after %llu bytes: %s",
                   (unsigned long long)a->raw_bytes,
-                  e == ST_EINTR ? "interrupted" : why);
+                  e != ST_EINTR ? why : sig_alarmed() ? "stopped at the deadline"
+                                                      : "interrupted");
     e = dump_failed(a, e, dynbuf_str(&d));
     dynbuf_free(&d);
     return e;
@@ -465,8 +497,9 @@ static int ended(void *state)
 const struct agent_ops atrace_agent = {
     .name = "atrace",
     .create = atrace_create,
-    .start = atrace_start,
-    .clock_sync = clock_sync,
+    .start = start,
+    .halt = halt,
+    .clock_sync = sync_at_stop,
     .stop = stop,
     .collect = collect,
     .cleanup = cleanup,

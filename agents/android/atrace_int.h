@@ -56,6 +56,7 @@ struct atrace {
     struct astream *stream; /* --stream (atrace_stream.c) */
     const struct atrace_way *way;   /* NULL: the dump or --stream */
     void *way_state;
+    int synced;             /* the clock sync was done at the start */
 };
 
 /* c->err = "what: detail" */
@@ -80,6 +81,10 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
  * --stream: periodic --async_dump). */
 enum st_err astream_start(struct atrace *a);
 enum st_err astream_stop(struct atrace *a);
+/* 1 while atrace --stream runs (not the periodic-dump fallback). */
+int astream_streaming(const struct atrace *a);
+/* kill -INT atrace now and wait (bounded) for its stream to end. */
+void astream_halt(struct atrace *a);
 enum st_err astream_collect(struct atrace *a, struct tracewriter *w);
 void astream_cleanup(struct atrace *a);
 int astream_ended(const struct atrace *a);

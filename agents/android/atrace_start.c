@@ -101,7 +101,7 @@ enum st_err atrace_make_plan(struct atrace *a)
     enum st_err e = atrace_plan_make(&o, &a->avail, a->compress, &a->plan, &unavailable);
     if (!e && !a->plan.nkept && a->c->opt->ncategories)
         e = none_available(a, dynbuf_str(&unavailable));
-    else if (!e && unavailable.len && !a->warned)
+    else if (!e && unavailable.len && !a->warned && !a->c->opt->default_categories)
         warn_unavailable(a, dynbuf_str(&unavailable));
     a->warned = 1;
     dynbuf_free(&unavailable);

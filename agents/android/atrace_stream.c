@@ -20,11 +20,16 @@
  *            other commands (clock sync, ps, am profile) run in between.
  *            A stream that ends on its own (the link dropped) ends the
  *            wait (agent op `ended`) with a warning.
- *   stop     `kill -INT PID` in a second shell; the reader drains until
+ *   stop     `kill -INT PID` in a second shell, first of all (the agent's
+ *            halt: on a slow link every other command waits behind the
+ *            stream's backlog; the clock sync was done at the start, where
+ *            nothing queues yet); the reader drains until
  *            atrace exits (closing the stream, adbd's SIGHUP, is the
  *            fallback).  Then tracing_on is read, and the device reset
  *            (atrace --async_stop) when tracing is still on or atrace did
- *            not finish its own cleanup.
+ *            not finish its own cleanup.  A stream that broke off (the
+ *            link dropped) is not a failure: its page is written from what
+ *            arrived and the capture marked cut short (exit 3).
  *   collect  the /proc listing taken now for the TGID fix, then the spool
  *            converted into the page (atrace_spool.c).
  *   cleanup  after any failure: the reader aborted, the stream closed, the
@@ -390,15 +395,43 @@ static void make_sure_off(struct astream *s)
     dynbuf_free(&saved);
 }
 
+int astream_streaming(const struct atrace *a)
+{
+    return a->stream && !a->stream->fallback;
+}
+
+void astream_halt(struct atrace *a)
+{
+    struct astream *s = a->stream;
+    if (!astream_streaming(a) || s->halted)
+        return;
+    s->halted = 1;
+    atomic_store(&s->stop, 1);
+    if (!atomic_load(&s->ended))
+        ask_stop(s);
+}
+
+/* A stream that broke off (the link dropped, atrace ended) still makes a
+ * page of what arrived, with the process dump and repairs; the run then
+ * exits 3.  Not when nothing arrived or the spool itself failed. */
+static int cut_short(struct astream *s)
+{
+    struct capture *c = s->c;
+    if (!s->bytes || !spool_events(s) || s->err == ST_EINTR ||
+        outfile_error(s->spool) || (s->err && !dev_link_lost(s->err)))
+        return 0;
+    snprintf(c->cut_short, sizeof(c->cut_short), "%.590s", s->why);
+    c->cut_bytes = s->bytes;
+    return 1;
+}
+
 enum st_err astream_stop(struct atrace *a)
 {
     struct astream *s = a->stream;
     a->t_stop_us = capture_now_us();
     if (s->fallback)
         return adumps_stop(s);
-    atomic_store(&s->stop, 1);
-    if (!atomic_load(&s->ended))
-        ask_stop(s);
+    astream_halt(a);
     reader_end(s, !atomic_load(&s->ended));
     adb_cmd_free(s->cmd);   /* a command still running is hung up on */
     s->cmd = NULL;
@@ -410,7 +443,8 @@ enum st_err astream_stop(struct atrace *a)
         char what[700];
         snprintf(what, sizeof(what), "the trace stream ended early, after %.1f MB (%s)",
                  (double)s->bytes / 1e6, s->why);
-        return astream_failed(s, s->err ? s->err : ST_ECLOSED, what);
+        if (!cut_short(s))
+            return astream_failed(s, s->err ? s->err : ST_ECLOSED, what);
     }
     return ST_OK;
 }
@@ -446,6 +480,12 @@ enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
     if (!m)
         return ST_ENOMEM;
     enum st_err e = atrace_load_tgids(a, m);
+    if (e && c->cut_short[0]) {
+        /* what arrived is worth a page even without the fix */
+        c->ui.warn(c->ui.ctx, "the TGID fix is left out: %s", c->dev_gone
+                   ? "the device did not come back to list its threads" : dynbuf_str(&c->err));
+        e = ST_OK;
+    }
     if (e) {
         char what[600];
         snprintf(what, sizeof(what), "the process listing for the TGID fix failed: %s",
@@ -458,7 +498,8 @@ enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
     if (e) {
         char what[700];
         snprintf(what, sizeof(what), "writing the streamed trace into the page failed: %s",
-                 e == ST_EINTR ? "interrupted" : s->why[0] ? s->why : st_strerror(e));
+                 e != ST_EINTR ? (s->why[0] ? s->why : st_strerror(e))
+                 : sig_alarmed() ? "stopped at the deadline" : "interrupted");
         return astream_failed(s, e, what);
     }
     report(s);

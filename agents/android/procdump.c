@@ -106,7 +106,16 @@ static enum st_err stop(void *state)
 {
     struct procdump *p = state;
     p->taken = 2;
-    return snapshot(p, &p->snap[1]);
+    enum st_err e = snapshot(p, &p->snap[1]);
+    if (e && p->c->dev_gone && p->snap[0].len) {
+        /* a trace that already arrived (a stream) still gets the names
+         * taken at the start; a dump that needs the device fails anyway */
+        p->c->ui.warn(p->c->ui.ctx, "no process list at the end of the capture: the "
+                                    "device did not come back");
+        dynbuf_reset(&p->snap[1]);
+        return ST_OK;
+    }
+    return e;
 }
 
 static enum st_err collect(void *state, struct tracewriter *w)

@@ -23,6 +23,18 @@ static const char synth_header[] =
     "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
     "#              | |        |      |   ||||       |         |\n";
 
+/* The column header alone, for text whose own header lacks one (only
+ * `# tracer: nop`, as traceconv writes): Perfetto's importer takes a
+ * block for ftrace only when a `#` line with TASK-PID precedes its events. */
+static const char cols_tgid[] =
+    "#\n"
+    "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+    "#              | |        |      |   ||||       |         |\n";
+static const char cols_plain[] =
+    "#\n"
+    "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+    "#              | |       |   ||||       |         |\n";
+
 struct repair {
     struct repair_opts o;
     struct text_sink out;
@@ -30,6 +42,8 @@ struct repair {
     size_t pfxlen;
     int tail;               /* rest of an examined long line streams through */
     int started;            /* first line seen */
+    int head;               /* in the text's own leading comment lines */
+    int head_cols;          /* ... and one of them is the column header */
     struct dynbuf pending;  /* blank lines a TGID fix may swallow */
     uint64_t emitted;
     int have_h, have_m;
@@ -197,10 +211,51 @@ static enum st_err start_text(struct repair *r, const unsigned char *p, size_t n
                               const unsigned char **run)
 {
     r->started = 1;
+    r->head = r->o.add_header && n && p[0] == '#';
+    static const char tracer[] = "# tracer:";
+    if (r->head && (n < sizeof(tracer) - 1 || memcmp(p, tracer, sizeof(tracer) - 1))) {
+        /* the classic viewer takes text for ftrace by its first line; not
+         * counted as emitted, so a first buffer-started line stays no cut */
+        enum st_err e = flush_run(r, run, p);
+        return e ? e : r->out.write(r->out.ctx, synth_header, strlen("# tracer: nop\n"));
+    }
     if (!r->o.add_header || (n && p[0] == '#'))
         return ST_OK;
     enum st_err e = flush_run(r, run, p);
     return e ? e : emit(r, synth_header, sizeof(synth_header) - 1);
+}
+
+/* The event's columns: a TGID column `( 123)` or `(-----)` right before
+ * the `[CPU]` one. */
+static int has_tgid_column(const unsigned char *p, size_t n)
+{
+    const unsigned char *b = memchr(p, '[', n);
+    while (b && b > p && b[-1] == ' ')
+        b--;
+    return b && b > p && b[-1] == ')';
+}
+
+/* A line of the text's own header, or the first after it: the column
+ * header goes in before the first event when the header had none. */
+static enum st_err head_line(struct repair *r, const unsigned char *p, size_t n,
+                             const unsigned char **run)
+{
+    if (n && p[0] == '#') {
+        static const char cols[] = "TASK-PID";
+        for (size_t i = 0; !r->head_cols && i + sizeof(cols) - 1 <= n; i++)
+            r->head_cols = !memcmp(p + i, cols, sizeof(cols) - 1);
+        return ST_OK;
+    }
+    if (blank_line(p, n))
+        return ST_OK;
+    r->head = 0;
+    if (r->head_cols)
+        return ST_OK;
+    enum st_err e = flush_run(r, run, p);
+    if (e)
+        return e;
+    return has_tgid_column(p, n) ? emit(r, cols_tgid, sizeof(cols_tgid) - 1)
+                                 : emit(r, cols_plain, sizeof(cols_plain) - 1);
 }
 
 /* One line at p (n bytes examined; complete: ends with its LF or the text).
@@ -210,6 +265,8 @@ static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
 {
     enum st_err e;
     if (!r->started && (e = start_text(r, p, n, run)))
+        return e;
+    if (r->head && (e = head_line(r, p, n, run)))
         return e;
     size_t text = n && p[n - 1] == '\n' ? n - 1 : n;
     if (r->o.observe)

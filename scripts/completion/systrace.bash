@@ -5,7 +5,8 @@
 # follow the installed version.  Categories come from the connected device
 # (`systrace -l`, or `--target=linux -l` when that target is on the line),
 # asked quietly with a short timeout; nothing is completed when no device
-# answers.  Files are completed where an option takes one.
+# answers.  Files are completed where an option takes one; device serials
+# after -e, asked of the adb server.
 
 _systrace_options()
 {
@@ -21,6 +22,24 @@ _systrace_categories()
     local prog=$1; shift
     timeout "${SYSTRACE_COMPLETION_TIMEOUT:-3}" "$prog" "$@" -l </dev/null 2>/dev/null |
         sed -n '/^Presets/q; s/^[[:space:]]*\([A-Za-z0-9_./]\{1,\}\)[[:space:]]\{1,\}[-:][[:space:]].*/\1/p'
+}
+
+# Serials of the devices the adb server lists as "device", asked of the
+# server itself (host:devices over bash's /dev/tcp, as systrace finds it:
+# ADB_SERVER_SOCKET=tcp:HOST:PORT, ANDROID_ADB_SERVER_ADDRESS/_PORT), so
+# no adb binary is needed; nothing when no server answers in time.
+_systrace_serials()
+{
+    local host=${ANDROID_ADB_SERVER_ADDRESS:-127.0.0.1} port=${ANDROID_ADB_SERVER_PORT:-5037}
+    case ${ADB_SERVER_SOCKET:-} in
+        tcp:*:*) host=${ADB_SERVER_SOCKET#tcp:}; host=${host%:*}; port=${ADB_SERVER_SOCKET##*:} ;;
+        tcp:*) port=${ADB_SERVER_SOCKET#tcp:} ;;
+    esac
+    timeout "${SYSTRACE_COMPLETION_TIMEOUT:-3}" bash -c '
+        exec 3<>"/dev/tcp/$1/$2" || exit 1
+        printf "000chost:devices" >&3
+        cat <&3' _ "$host" "$port" 2>/dev/null |
+        sed -n '1s/^OKAY[0-9a-fA-F]\{4\}//; s/^\([^[:space:]]\{1,\}\)[[:space:]]\{1,\}device$/\1/p'
 }
 
 # Preset names from --help's "--preset=frames|startup|..." line.
@@ -55,7 +74,10 @@ _systrace()
         --method-profile-format) COMPREPLY=($(compgen -W 'text tsv' -- "$cur")); return ;;
         --method-clock) COMPREPLY=($(compgen -W 'default cpu wall' -- "$cur")); return ;;
         --preset) COMPREPLY=($(compgen -W "$(_systrace_presets "$prog")" -- "$cur")); return ;;
-        -t | --time | -b | --buf-size | -k | --ktrace | -a | --app | -e | --serial | \
+        -e | --serial)
+            COMPREPLY=($(compgen -W "$(_systrace_serials)" -- "$cur"))
+            return ;;
+        -t | --time | -b | --buf-size | -k | --ktrace | -a | --app | \
         --timeout | --collection-timeout | --app-profile | --app-profile-sampling | \
         --viewer-url | --call-graph-threshold)
             return ;;
@@ -73,6 +95,7 @@ _systrace()
                 --method-profile-format)
                     COMPREPLY=($(compgen -P "$opt=" -W 'text tsv' -- "$val")) ;;
                 --method-clock) COMPREPLY=($(compgen -P "$opt=" -W 'default cpu wall' -- "$val")) ;;
+                --serial) COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_serials)" -- "$val")) ;;
                 --from-file | --trace-events | --viewer | --method-profile | --call-graph | \
                 --method-json | --output)
                     COMPREPLY=($(compgen -P "$opt=" -f -- "$val")) ;;

@@ -51,6 +51,11 @@ complete_words -t 3 sch >c.txt; has c.txt sched "device categories"
 complete_words -t 3 g >c.txt; has c.txt gfx "device categories"
 complete_words --atrace-categories=vi >c.txt; has c.txt --atrace-categories=view "--atrace-categories="
 complete_words -e "$SIM_SERIAL" bin >c.txt; has c.txt binder_driver "categories of the -e device"
+# serials after -e, from the adb server
+for bc in "" 1; do
+    WITH_BC=$bc complete_words -e "" >c.txt; has c.txt "$SIM_SERIAL" "serials after -e (bc=$bc)"
+    WITH_BC=$bc complete_words -e 127 >c.txt; has c.txt "$SIM_SERIAL" "serials after -e 127"
+done
 # a second device: categories of the one named on the line
 start_sim --sdk 21
 complete_words -e "$SIM_SERIAL" d >c.txt; has c.txt dalvik "categories with two devices and -e"

@@ -19,8 +19,8 @@ grep -q "^run atrace -z -t 1 -b 4096 sched gfx --async_stop$" "$DSIM_LOG" || fai
 trace_block trace.html 2 | grep -q sched_switch || fail "no sched events in the trace"
 [ "$(sed -n 's/^tracing_on=//p' "$DSIM_STATE")" = 0 ] || fail "device left tracing"
 # the same with --transport direct; --transport server has nothing to talk to
-run_st 0 --transport direct -e "$DSIM_SERIAL" -o t2.html -t 0 sched
-run_st 1 --transport server -e "$DSIM_SERIAL" -o t3.html -t 0 sched
+run_st 0 --transport direct -e "$DSIM_SERIAL" -o t2.html -t 100ms sched
+run_st 1 --transport server -e "$DSIM_SERIAL" -o t3.html -t 100ms sched
 assert_contains err.txt "adb server"
 # several devices over direct TCP at once: one page each
 first=$DSIM_SERIAL first_state=$DSIM_STATE

@@ -28,6 +28,6 @@ cmp -s big two.out || fail "sync pull corrupted by the concurrent exec"
 grep -c "^open " "$DSIM_LOG" | grep -qx 2 || fail "expected two opens on one connection"
 
 dsim_start --disconnect-after 100000 --size-mb 5
-run_st 1 --transport direct -e "$DSIM_SERIAL" -o cut.html -t 0 sched
+run_st 1 --transport direct -e "$DSIM_SERIAL" -o cut.html -t 100ms sched
 grep -qi "closed\|lost\|truncat" err.txt || { cat err.txt; fail "no word about the lost connection"; }
 echo ok

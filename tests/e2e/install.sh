@@ -22,6 +22,12 @@ assert_eq "installed files" "$want" "$n"
 assert_eq "man page mode" 644 "$(stat -c %a "$D/usr/local/share/man/man1/systrace.1")"
 "$D/usr/local/bin/systrace" --version >v.txt || fail "installed binary does not run"
 
+# the installed man page names the installed docs, not the source tree's
+m=$D/usr/local/share/man/man1/systrace.1
+grep -q '/usr/local/share/doc/systrace/docs/direct\\-transport.md' "$m" ||
+    fail "the man page does not name the installed docs/direct-transport.md"
+! grep -q '(docs/' "$m" || fail "the man page names docs/ of the source tree"
+
 # the installed man page renders, and is the one `man systrace` finds there
 if command -v man >/dev/null; then
     MANWIDTH=80 man -l "$D/usr/local/share/man/man1/systrace.1" >man.txt 2>manerr.txt ||

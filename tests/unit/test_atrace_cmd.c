@@ -151,20 +151,33 @@ static void bad_options(void **st)
         {3, {"systrace", "-t", "-1"}, "non-negative"},
         {3, {"systrace", "-b", "0"}, "positive"},
         {3, {"systrace", "-t", "5x"}, "option -t: '5x': unknown unit 'x'"},
-        {3, {"systrace", "-t", "abc"}, "invalid integer value: 'abc'"},
+        {3, {"systrace", "-t", "abc"}, "option -t: 'abc' is not a duration: seconds, or a "
+                                       "number with a unit: 500ms, 10s, 2m, 1h"},
+        {3, {"systrace", "-b", "big"}, "option -b: 'big' is not a size: KB, or a number "
+                                       "with a unit: 32mb, 64MiB, 1g"},
+        {3, {"systrace", "--timeout", "soon"}, "option --timeout: 'soon' is not a duration"},
         {3, {"systrace", "-b", "4 mb"}, "option -b: '4 mb': unknown unit ' mb'"},
         {5, {"systrace", "-e", "a", "-e", "a"}, "-e a given twice"},
         {4, {"systrace", "--all-devices", "-e", "a"}, "exclude each other"},
         {2, {"systrace", "--bogus"}, "no such option: --bogus"},
-        {2, {"systrace", "-t"}, "requires an argument"},
+        {2, {"systrace", "-t"}, "option -t needs a value"},
+        {2, {"systrace", "--from-file"}, "option --from-file needs a value"},
+        {2, {"systrace", "--trace-events"}, "option --trace-events needs a value"},
+        {2, {"systrace", "--preset"}, "option --preset needs a value"},
+        {2, {"systrace", "--viewer"}, "option --viewer needs a value"},
+        {2, {"systrace", "--ftrace-categories"}, "option --ftrace-categories needs a value"},
+        {2, {"systrace", "--method-profile"}, "option --method-profile needs a value"},
+        {2, {"systrace", "--json=yes"}, "option --json takes no value"},
+        {3, {"systrace", "-q", "--nope"}, "no such option: --nope"},
         {2, {"systrace", "--target=windows"}, "unknown target"},
         {3, {"systrace", "--timeout", "0"}, "positive"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
         struct st_options o;
         char err[256] = "";
-        assert_int_equal(options_parse(&o, cases[i].argc, (char **)cases[i].argv, err,
-                                       sizeof(err)), 2);
+        int rc = options_parse(&o, cases[i].argc, (char **)cases[i].argv, err, sizeof(err));
+        if (rc != 2)
+            fail_msg("case %zu (%s): exit %d", i, cases[i].argv[1], rc);
         if (!strstr(err, cases[i].msg))
             fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].msg);
         options_free(&o);

@@ -203,7 +203,29 @@ static void header_added_to_bare_events(void **st)
     assert_non_null(strstr(out, "TASK-PID"));
     assert_memory_equal(out + n - strlen(in), in, strlen(in));
     free(out);
-    expect(&o, "# tracer: nop\nx\n", "# tracer: nop\nx\n");
+}
+
+/* A header without the column line (only `# tracer: nop`, as traceconv
+ * writes) gets it before the first event, matching the event's columns;
+ * comments first get `# tracer: nop` above them; a full header is kept. */
+#define COLS_TGID "#\n#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n" \
+                  "#              | |        |      |   ||||       |         |\n"
+#define COLS_PLAIN "#\n#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n" \
+                   "#              | |       |   ||||       |         |\n"
+#define EV_TGID "  app-42 ( 42) [000] ...1 1.0: tracing_mark_write: B|42|work\n"
+#define EV_PLAIN "  app-42 [000] ...1 1.0: tracing_mark_write: B|42|work\n"
+static void column_header_added(void **st)
+{
+    (void)st;
+    struct repair_opts o = {.circular = 1, .add_header = 1};
+    expect(&o, "# tracer: nop\n" EV_TGID, "# tracer: nop\n" COLS_TGID EV_TGID);
+    expect(&o, "# tracer: nop\n#\n\n" EV_PLAIN, "# tracer: nop\n#\n\n" COLS_PLAIN EV_PLAIN);
+    expect(&o, "# a script's note\n" EV_TGID,
+           "# tracer: nop\n# a script's note\n" COLS_TGID EV_TGID);
+    const char *full = "# tracer: nop\n" COLS_TGID EV_TGID "# tracer: later\n" EV_TGID;
+    expect(&o, full, full);
+    struct repair_opts keep = {.circular = 1};
+    expect(&keep, "# tracer: nop\n" EV_TGID, "# tracer: nop\n" EV_TGID);
 }
 
 /* lines longer than the examined prefix stream through intact */
@@ -270,6 +292,7 @@ int main(void)
         cmocka_unit_test(circular_marker_first_line),
         cmocka_unit_test(circular_empty_line_ends_header),
         cmocka_unit_test(header_added_to_bare_events),
+        cmocka_unit_test(column_header_added),
         cmocka_unit_test(long_lines),
         cmocka_unit_test(watch_across_chunks),
     };

@@ -457,8 +457,11 @@ enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
     tgid_map_free(m);
     if (e) {
         char what[700];
+        /* s->why tells how the stream ended, not why the page failed */
         snprintf(what, sizeof(what), "writing the streamed trace into the page failed: %s",
-                 e == ST_EINTR ? "interrupted" : s->why[0] ? s->why : st_strerror(e));
+                 e == ST_EINTR ? "interrupted"
+                 : tw_error(w) ? tw_errtext(w)
+                 : e == ST_EIO && s->why[0] ? s->why : st_strerror(e));
         return astream_failed(s, e, what);
     }
     report(s);

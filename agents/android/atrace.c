@@ -131,10 +131,13 @@ static void open_raw(struct atrace *a)
 }
 
 /* Keep the raw bytes under a name no other file has (never an earlier
- * run's dump); that name, or NULL. */
+ * run's dump); that name, or NULL.  Only bytes that convert are kept: a
+ * dump interrupted before its first event (atrace's " done" line alone)
+ * would be a file `--from-file` refuses. */
 static const char *keep_raw(struct atrace *a)
 {
-    if (!a->raw || !a->raw_bytes || outfile_commit(a->raw))
+    if (!a->raw || !a->raw_bytes || !a->rep || !repair_coverage(a->rep)->events ||
+        outfile_commit(a->raw))
         return NULL;
     return outfile_path(a->raw);
 }

@@ -91,7 +91,8 @@ enum st_err spool_write(void *s, const void *p, size_t n)
 
 const char *spool_keep(struct astream *s)
 {
-    if (!s->kept && (!s->spool || !s->bytes || outfile_commit(s->spool)))
+    /* a spool without one event would only be refused by --from-file */
+    if (!s->kept && (!s->spool || !s->bytes || !spool_events(s) || outfile_commit(s->spool)))
         return NULL;
     s->kept = 1;
     return outfile_path(s->spool);

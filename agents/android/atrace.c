@@ -356,7 +356,7 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
     enum st_err e = adb_quote_argv(&s, argv);
     if (!e)
         e = dynbuf_addstr(&s, " >/dev/null");
-    struct adb_result r;
+    struct adb_result r = {0};
     if (!e && !(e = dev_script(c, dynbuf_str(&s), 65536, &r))) {
         if (r.exit_code == 0 || r.exit_code == ADB_EXIT_UNKNOWN)
             a->dirty = 0;
@@ -364,6 +364,7 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
             dev_first_line(r.err_len ? r.err : r.out, why, n);
         adb_result_free(&r);
     } else if (e) {
+        adb_result_free(&r);    /* filled on errors too */
         snprintf(why, n, "%s", c->dev_gone ? "the device did not come back"
                                            : adb_device_error(c->dev));
     }

@@ -160,8 +160,10 @@ enum st_err atrace_async_start(struct atrace *a)
         enum st_err e = dev_run(a->c, argv, LIST_MAX, &r);
         free(argv);
         a->dirty = 1;   /* even a failed start may leave settings behind */
-        if (e)
+        if (e) {
+            adb_result_free(&r);
             return e;
+        }
         int rc = r.exit_code;
         if (rc != 0 && a->compress && atrace_rejects_z(r.out, r.err)) {
             adb_result_free(&r);

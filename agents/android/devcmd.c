@@ -172,6 +172,8 @@ enum st_err dev_run(struct capture *c, const char *const *argv, size_t max,
     enum st_err e = adb_quote_argv(&s, argv);
     if (!e)
         e = dev_script(c, dynbuf_str(&s), max, r);
+    else
+        no_result(r);   /* callers free r whatever happened */
     dynbuf_free(&s);
     return e;
 }

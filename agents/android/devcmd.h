@@ -22,7 +22,8 @@
 
 /* Run argv (quoted) or trusted script text; r->exit_code is the status
  * (ADB_EXIT_UNKNOWN only if the marker never came back).  Errors leave a
- * detail in c->err. */
+ * detail in c->err.  r is filled whatever happens (on an error too, with
+ * what arrived): the caller always frees it with adb_result_free. */
 enum st_err dev_run(struct capture *c, const char *const *argv, size_t max,
                     struct adb_result *r);
 enum st_err dev_script(struct capture *c, const char *script, size_t max,

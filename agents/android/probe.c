@@ -32,8 +32,10 @@ enum st_err device_probe(struct capture *c)
 {
     struct adb_result r;
     enum st_err e = dev_script(c, probe_script, 65536, &r);
-    if (e)
+    if (e) {
+        adb_result_free(&r);    /* filled on errors too */
         return e;
+    }
     char sdk[64], dir[64], id[256];
     line_at(r.out, 0, sdk, sizeof(sdk));
     line_at(r.out, 1, dir, sizeof(dir));
@@ -56,8 +58,10 @@ enum st_err device_list_categories(struct capture *c)
     static const char *const argv[] = {"atrace", "--list_categories", NULL};
     struct adb_result r;
     enum st_err e = dev_run(c, argv, 1u << 20, &r);
-    if (e)
+    if (e) {
+        adb_result_free(&r);
         return e;
+    }
     const char *p = r.out, *end = r.out + r.out_len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));

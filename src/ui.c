@@ -21,6 +21,7 @@ void ui_endline(struct ui *u)
     pthread_mutex_unlock(&u->lock);
 }
 
+__attribute__((format(printf, 3, 0)))
 static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
 {
     if (u->quiet)
@@ -35,6 +36,7 @@ static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
     pthread_mutex_unlock(&u->lock);
 }
 
+__attribute__((format(printf, 3, 0)))
 static void vwarn(struct ui *u, const char *prefix, const char *fmt, va_list ap)
 {
     pthread_mutex_lock(&u->lock);
@@ -64,6 +66,7 @@ static void count_bytes(struct ui *u, uint64_t n, int is_delta)
     pthread_mutex_unlock(&u->lock);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void note(void *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -72,6 +75,7 @@ static void note(void *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void warn(void *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -115,6 +119,7 @@ static void dev_stream(void *ctx, uint64_t bytes, uint64_t events)
     add_stream(d->u, db, de);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void dev_note(void *ctx, const char *fmt, ...)
 {
     struct ui_dev *d = ctx;
@@ -124,6 +129,7 @@ static void dev_note(void *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void dev_warn(void *ctx, const char *fmt, ...)
 {
     struct ui_dev *d = ctx;

@@ -3,8 +3,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "lib/esctext.h"
 
 static void endline_locked(struct ui *u)
 {
@@ -21,6 +24,28 @@ void ui_endline(struct ui *u)
     pthread_mutex_unlock(&u->lock);
 }
 
+/* The message with any control character a quoted device answer brought
+ * made visible (its own line ends kept); to f.  Caller holds the lock. */
+__attribute__((format(printf, 2, 0)))
+static void put_escaped(FILE *f, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    char *shown = msg ? malloc((size_t)n * 4 + 1) : NULL;
+    if (shown) {
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        esc_text(shown, (size_t)n * 4 + 1, msg, (size_t)n, ESC_KEEP_NL);
+        fputs(shown, f);
+    } else {
+        fputs("(out of memory)", f);
+    }
+    free(shown);
+    free(msg);
+}
+
 __attribute__((format(printf, 3, 0)))
 static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
 {
@@ -30,7 +55,7 @@ static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
     endline_locked(u);
     if (prefix[0])
         printf("%s: ", prefix);
-    vprintf(fmt, ap);
+    put_escaped(stdout, fmt, ap);
     putchar('\n');
     fflush(stdout);
     pthread_mutex_unlock(&u->lock);
@@ -44,7 +69,7 @@ static void vwarn(struct ui *u, const char *prefix, const char *fmt, va_list ap)
     fputs("systrace: warning: ", stderr);
     if (prefix[0])
         fprintf(stderr, "%s: ", prefix);
-    vfprintf(stderr, fmt, ap);
+    put_escaped(stderr, fmt, ap);
     fputc('\n', stderr);
     pthread_mutex_unlock(&u->lock);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "lib/debug.h"
+#include "lib/esctext.h"
 #include "lib/fairlock.h"
 #include "lib/signals.h"
 
@@ -19,7 +20,7 @@ void dev_first_line(const char *s, char *out, size_t n)
     size_t l = strcspn(s, "\r\n");
     if (l > 200)
         l = 200;
-    snprintf(out, n, "%.*s", (int)l, s);
+    esc_text(out, n, s, l, 0);     /* device text: no terminal controls */
 }
 
 /* Take "<marker>N" off the end of a legacy shell's output. */

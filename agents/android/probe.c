@@ -6,6 +6,7 @@
 
 #include "atrace_cmd.h"
 #include "devcmd.h"
+#include "lib/esctext.h"
 
 static const char probe_script[] =
     "getprop ro.build.version.sdk; "
@@ -43,8 +44,10 @@ enum st_err device_probe(struct capture *c)
     adb_result_free(&r);
     c->sdk = atrace_parse_sdk(sdk, strlen(sdk));
     if (c->sdk < 0) {
+        char shown[sizeof(sdk) * 4];
+        esc_text(shown, sizeof(shown), sdk, strlen(sdk), 0);
         dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "Failed to get device sdk version (getprop said \"%s\")", sdk);
+        dynbuf_printf(&c->err, "Failed to get device sdk version (getprop said \"%s\")", shown);
         return ST_EDEVICE;
     }
     snprintf(c->tracing_dir, sizeof(c->tracing_dir), "%s",

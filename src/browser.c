@@ -41,21 +41,47 @@ static int runnable(const char *cmd)
     return 0;
 }
 
-/* Run `sh -c CMD` with the URL as "$1" (and in place of %s), detached: a
- * double fork so nothing is left to reap, a new session so the terminal's
- * Ctrl-C and hang-up do not reach it. */
-static int spawn(const char *cmd, const char *url)
+/* The command line for CMD: the BROWSER convention (sensible-browser,
+ * Python's webbrowser) puts the URL in place of each %s (%% is a %), else
+ * after the command.  The URL is percent-encoded down to characters no
+ * shell treats specially, so it is one word inside quotes or out. */
+static int command_line(const char *cmd, const char *url, char *out, size_t n)
 {
-    char script[4096];
-    if (strstr(cmd, "%s")) {
-        /* sensible-browser's convention: %s is where the URL goes */
-        const char *p = strstr(cmd, "%s");
-        if ((size_t)snprintf(script, sizeof(script), "%.*s\"$1\"%s", (int)(p - cmd), cmd,
-                             p + 2) >= sizeof(script))
+    size_t o = 0, ul = strlen(url);
+    int placed = 0;
+    for (const char *p = cmd; *p; p++) {
+        const char *add = p;
+        size_t len = 1;
+        if (p[0] == '%' && (p[1] == 's' || p[1] == '%')) {
+            add = p[1] == 's' ? url : "%";
+            len = p[1] == 's' ? ul : 1;
+            placed |= p[1] == 's';
+            p++;
+        }
+        if (o + len >= n)
             return -1;
-    } else if ((size_t)snprintf(script, sizeof(script), "%s \"$1\"", cmd) >= sizeof(script)) {
+        memcpy(out + o, add, len);
+        o += len;
+    }
+    if (!placed && o + 1 + ul < n) {
+        out[o++] = ' ';
+        memcpy(out + o, url, ul);
+        o += ul;
+    } else if (!placed) {
         return -1;
     }
+    out[o] = '\0';
+    return 0;
+}
+
+/* Run `sh -c` on CMD's command line for the URL, detached: a double fork
+ * so nothing is left to reap, a new session so the terminal's Ctrl-C and
+ * hang-up do not reach it. */
+static int spawn(const char *cmd, const char *url)
+{
+    char script[8192];
+    if (command_line(cmd, url, script, sizeof(script)))
+        return -1;
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -72,7 +98,7 @@ static int spawn(const char *cmd, const char *url)
             if (fd > 2)
                 close(fd);
         }
-        execl("/bin/sh", "sh", "-c", script, "sh", url, (char *)NULL);
+        execl("/bin/sh", "sh", "-c", script, "sh", (char *)NULL);
         _exit(127);
     }
     int st;
@@ -81,11 +107,33 @@ static int spawn(const char *cmd, const char *url)
     return 0;
 }
 
+/* file://PATH with every byte but letters, digits and - . _ ~ / as %XX
+ * (RFC 3986; a '#', '%' or '?' in a name must not cut the path). */
+static int file_url(const char *abs, char *url, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = (size_t)snprintf(url, n, "file://");
+    for (const unsigned char *p = (const unsigned char *)abs; *p; p++) {
+        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
+        if (o + (plain ? 1 : 3) >= n)
+            return -1;
+        if (plain) {
+            url[o++] = (char)*p;
+        } else {
+            url[o++] = '%';
+            url[o++] = hex[*p >> 4];
+            url[o++] = hex[*p & 15];
+        }
+    }
+    url[o] = '\0';
+    return 0;
+}
+
 int browser_open(const char *path, char *warn, size_t warnlen)
 {
-    char abs[PATH_MAX], url[PATH_MAX + 16];
-    if (!realpath(path, abs) || (size_t)snprintf(url, sizeof(url), "file://%s", abs) >=
-                                    sizeof(url)) {
+    char abs[PATH_MAX], url[PATH_MAX * 3 + 16];
+    if (!realpath(path, abs) || file_url(abs, url, sizeof(url))) {
         snprintf(warn, warnlen, "--open: cannot resolve %s", path);
         return -1;
     }

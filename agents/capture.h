@@ -78,6 +78,8 @@ struct capture {
     const char *raw_path;       /* where a raw dump is kept if collection fails */
     int traced;                 /* every agent started: what is recorded from
                                  * here on is a capture worth keeping */
+    int tracing_off;            /* the stop phase left the device known not
+                                 * to trace (what is left is host work) */
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;

@@ -406,6 +406,7 @@ enum st_err astream_stop(struct atrace *a)
     if (astream_abandoned())
         return ST_EINTR;    /* the agent's cleanup resets the device */
     make_sure_off(s);
+    a->c->tracing_off = !a->dirty;
     if (s->early) {
         char what[700];
         snprintf(what, sizeof(what), "the trace stream ended early, after %.1f MB (%s)",

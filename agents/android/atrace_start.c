@@ -9,6 +9,7 @@
  * astream_start's (atrace_stream.c), which comes back here for a device
  * whose atrace cannot stream.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,8 +187,34 @@ enum st_err atrace_async_start(struct atrace *a)
     }
 }
 
+/* A device already tracing is someone else's capture (another systrace,
+ * Perfetto, atrace by hand): starting over it would change its settings,
+ * and our stop would end its session.  Refused before anything is set, so
+ * the cleanup leaves it alone.  An unreadable tracing_on is no answer. */
+static enum st_err refuse_busy(struct atrace *a)
+{
+    struct capture *c = a->c;
+    char cmd[128], line[16] = "";
+    snprintf(cmd, sizeof(cmd), "cat %s/tracing_on", c->tracing_dir);
+    struct adb_result r;
+    enum st_err e = dev_script(c, cmd, 4096, &r);
+    if (!e && r.exit_code == 0)
+        dev_first_line(r.out, line, sizeof(line));
+    adb_result_free(&r);
+    if (e || strcmp(line, "1"))
+        return e;
+    dynbuf_reset(&c->err);
+    dynbuf_printf(&c->err, "the device is already tracing (another capture is running on it: "
+                           "systrace, Perfetto or atrace); wait for it to end, or stop it "
+                           "first with `adb -s %s shell atrace --async_stop`", c->serial);
+    return ST_EDEVICE;
+}
+
 enum st_err atrace_start(void *state)
 {
     struct atrace *a = state;
+    enum st_err e = refuse_busy(a);
+    if (e)
+        return e;
     return a->c->opt->stream ? astream_start(a) : atrace_async_start(a);
 }

@@ -59,6 +59,8 @@ struct capture {
     struct adb_device *dev;     /* android target */
     int dev_gone;               /* it dropped and did not come back in time:
                                  * no more waiting for it (devcmd.h) */
+    int dev_hung;               /* ... or a command got no answer within
+                                 * --timeout (dev_gone is set too) */
     /* while a thread of the capture streams from the device: every use of
      * dev takes this lock (devcmd.h does); NULL: only one thread uses it */
     struct fairlock *dev_lock;

@@ -176,6 +176,10 @@ static enum st_err stream_dump(struct atrace *a, int *rc)
         return ST_ENOMEM;
     struct adb_sink sink = {on_dump, on_stderr, on_progress, a};
     *rc = ADB_EXIT_UNKNOWN;
+    if (c->dev_hung) {      /* it timed out before: no second full wait */
+        free(argv);
+        return ST_ETIMEOUT;
+    }
     ST_DBG(DBG_ATRACE, "dump via mode %d", (int)dev_dump_mode(c));
     enum st_err e = adb_stream_cmd(c->dev, dev_dump_mode(c), argv, &sink, rc);
     free(argv);
@@ -330,13 +334,17 @@ static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
             e = stream_dump(a, &rc);
         if (e == ST_ENOMEM)
             return e;
+        if (e == ST_ETIMEOUT)
+            c->dev_gone = c->dev_hung = 1;  /* later steps give up at once */
         if (try == 0 && !c->dev_gone && link_broke(a, e, rc)) {
             if ((e = refetch(a, w, e)))
                 return e;
             continue;
         }
         if (e)
-            return stream_failed(a, e, adb_device_error(c->dev));
+            return stream_failed(a, e, c->dev_hung && !a->raw_bytes
+                                           ? "the device stopped answering"
+                                           : adb_device_error(c->dev));
         if (!e && c->sdk >= 23)
             a->dirty = 0;   /* atrace --async_stop ran to its end: it cleaned up */
         if (!(e = finish_dump(a, w)))
@@ -365,8 +373,9 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
         adb_result_free(&r);
     } else if (e) {
         adb_result_free(&r);    /* filled on errors too */
-        snprintf(why, n, "%s", c->dev_gone ? "the device did not come back"
-                                           : adb_device_error(c->dev));
+        snprintf(why, n, "%s", c->dev_hung   ? "the device stopped answering"
+                               : c->dev_gone ? "the device did not come back"
+                                             : adb_device_error(c->dev));
     }
     dynbuf_free(&s);
     return a->dirty ? ST_EDEVICE : ST_OK;

@@ -339,6 +339,8 @@ static void ask_stop(struct astream *s)
     enum st_err e = dev_run(c, argv, 65536, &r);
     ST_DBG(DBG_ATRACE, "kill -INT %s: %s, exit %d", pid, st_errname(e), r.exit_code);
     adb_result_free(&r);
+    if (c->dev_hung)
+        return;     /* no answer: closing the stream is what is left */
     for (int ms = 0; ms < STOP_WAIT_MS && !atomic_load(&s->ended); ms += 20) {
         if (astream_abandoned())
             break;

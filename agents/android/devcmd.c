@@ -148,10 +148,16 @@ enum st_err dev_script(struct capture *c, const char *script, size_t max,
     if (c->dev_gone) {
         no_result(r);
         dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "%s: the device is gone", script);
-        return ST_EOFFLINE;
+        if (c->dev_hung)
+            dynbuf_printf(&c->err, "the device stopped answering (nothing came back within "
+                                   "--timeout=%d s); not sent: %s", dev_wait_s(c), script);
+        else
+            dynbuf_printf(&c->err, "%s: the device is gone", script);
+        return c->dev_hung ? ST_ETIMEOUT : ST_EOFFLINE;
     }
     enum st_err e = run_once(c, script, max, r);
+    if (e == ST_ETIMEOUT)
+        c->dev_gone = c->dev_hung = 1;  /* one full wait per device, not one per step */
     if (!dev_link_lost(e))
         return e;
     adb_result_free(r);

@@ -9,7 +9,9 @@
  * given until --timeout (default 30 s) to come back, as `adb
  * wait-for-device` would, and the command is run once more.  A device
  * that does not come back is remembered (capture.dev_gone), so later
- * commands fail at once instead of waiting again.
+ * commands fail at once instead of waiting again; so does one whose
+ * command got no answer within --timeout (a hung adbd or device), so a
+ * run ends about one --timeout after the hang rather than one per step.
  *
  * While a stream reader thread shares the device (capture.dev_lock),
  * every command and wait here takes the lock for its duration.

@@ -26,6 +26,7 @@
 #include "lib/outfile.h"
 
 #define PROC_LIST_MAX (16u << 20)
+#define HUNG_RESET_MS 2000      /* the reset of a device that timed out before */
 
 static enum st_err write_marker(struct capture *c)
 {
@@ -365,6 +366,11 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
     if (!e)
         e = dynbuf_addstr(&s, " >/dev/null");
     struct adb_result r = {0};
+    int hung = c->dev_hung;
+    if (hung) {     /* one short try: a device left tracing is worse than the wait */
+        c->dev_gone = c->dev_hung = 0;
+        adb_device_set_timeout(c->dev, HUNG_RESET_MS);
+    }
     if (!e && !(e = dev_script(c, dynbuf_str(&s), 65536, &r))) {
         if (r.exit_code == 0 || r.exit_code == ADB_EXIT_UNKNOWN)
             a->dirty = 0;
@@ -376,6 +382,10 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
         snprintf(why, n, "%s", c->dev_hung   ? "the device stopped answering"
                                : c->dev_gone ? "the device did not come back"
                                              : adb_device_error(c->dev));
+    }
+    if (hung) {
+        adb_device_set_timeout(c->dev, dev_wait_s(c) * 1000);
+        c->dev_gone = c->dev_hung = c->dev_hung || a->dirty;
     }
     dynbuf_free(&s);
     return a->dirty ? ST_EDEVICE : ST_OK;

@@ -62,6 +62,8 @@ struct capture {
     struct adb_device *dev;     /* android target */
     int dev_gone;               /* it dropped and did not come back in time:
                                  * no more waiting for it (devcmd.h) */
+    int dev_hung;               /* ... or a command got no answer within
+                                 * --timeout (dev_gone is set too) */
     /* while a thread of the capture streams from the device: every use of
      * dev takes this lock (devcmd.h does); NULL: only one thread uses it */
     struct fairlock *dev_lock;
@@ -91,6 +93,8 @@ struct capture {
      * the page holds what arrived and the run exits 3; why, and how much */
     char cut_short[600];
     uint64_t cut_bytes;
+    int tracing_off;            /* the stop phase left the device known not
+                                 * to trace (what is left is host work) */
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;

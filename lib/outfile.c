@@ -299,17 +299,9 @@ static void drop_tmp(struct outfile *o)
     }
 }
 
-enum st_err outfile_commit(struct outfile *o)
+/* Close and rename (or copy) the written temporary file into place. */
+static enum st_err place(struct outfile *o)
 {
-    if (o->committed)
-        return o->err;
-    if (o->as) {
-        enum st_err e = astage_finish(o->as);
-        if (!o->err)
-            check(o, e);
-    }
-    if (o->err)
-        return o->err;
     if (o->target.kind == OUTPATH_STREAM) {
         if (!copy_out(o))
             o->committed = 1;
@@ -328,6 +320,40 @@ enum st_err outfile_commit(struct outfile *o)
         tmpfiles_forget(o->tmp);
     }
     return o->err;
+}
+
+/* After a failed write, with OUTFILE_KEEP_WRITTEN: the error is put
+ * aside while what reached the file is placed, and comes back after. */
+static enum st_err keep_written(struct outfile *o)
+{
+    struct stat st;
+    if (!(o->flags & OUTFILE_KEEP_WRITTEN) || o->target.kind != OUTPATH_FILE ||
+        o->fd < 0 || fstat(o->fd, &st) != 0)
+        return o->err;
+    enum st_err was = o->err;
+    char text[sizeof(o->errtext)];
+    memcpy(text, o->errtext, sizeof(text));
+    o->err = ST_OK;
+    o->errtext[0] = 0;
+    o->written = (uint64_t)st.st_size;
+    enum st_err e = place(o);
+    if (!e) {
+        o->err = was;
+        memcpy(o->errtext, text, sizeof(text));
+    }
+    return e;
+}
+
+enum st_err outfile_commit(struct outfile *o)
+{
+    if (o->committed)
+        return o->err && (o->flags & OUTFILE_KEEP_WRITTEN) ? ST_OK : o->err;
+    if (o->as) {
+        enum st_err e = astage_finish(o->as);
+        if (!o->err)
+            check(o, e);
+    }
+    return o->err ? keep_written(o) : place(o);
 }
 
 void outfile_free(struct outfile *o)

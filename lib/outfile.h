@@ -35,6 +35,11 @@ struct outfile;
 /* Commit under the first free name of PATH, PATH-1.EXT, PATH-2.EXT ...
  * instead of replacing PATH (raw dumps kept after a failure). */
 #define OUTFILE_NOREPLACE 1
+/* A failed write (a full disk) does not stop outfile_commit: what reached
+ * the file is kept, since placing it is a rename that needs no space (a
+ * raw spool: every byte that arrived is worth keeping; never for a page,
+ * which would be half-written).  Only for a file target. */
+#define OUTFILE_KEEP_WRITTEN 2
 
 /* Create the temporary file for PATH ("-": stdout).  On failure *out is
  * still set so the caller can read the error text. */
@@ -50,7 +55,10 @@ enum st_err outfile_flush(struct outfile *o);
  * b < a repeats [b, a).  Both offsets must be <= tell. */
 enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b);
 
-/* Flush, close and rename (or copy) into place. */
+/* Flush, close and rename (or copy) into place.  With OUTFILE_KEEP_WRITTEN
+ * after a failed write: ST_OK once what was written is in place,
+ * outfile_tell then says how much that is and outfile_error still gives
+ * the write's error. */
 enum st_err outfile_commit(struct outfile *o);
 /* Free; removes the temporary file unless committed.  NULL is a no-op. */
 void outfile_free(struct outfile *o);

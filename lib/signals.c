@@ -14,6 +14,7 @@ static int pipefd[2] = {-1, -1};
 /* Lock-free atomics, not volatile sig_atomic_t: the handler writes them and
  * every device's worker thread reads them. */
 static _Atomic int n_int, got_hup, got_term, term_sig, got_alarm, exit_first, hup_wakes = 1;
+static _Atomic int n_tracing, grace;    /* grace: 1 armed, 2 used */
 static char hint[8192];     /* the stop commands of up to 64 devices */
 static _Atomic int hint_set;
 static void (*volatile emergency_fn)(void *);
@@ -52,6 +53,17 @@ static void handler(int sig)
     int intr = sig == SIGINT || sig == SIGHUP;
     if (exit_first && (term || intr))
         exit_now(sig);
+    if (intr && sig == SIGINT && atomic_load(&grace)) {
+        int armed = 1;
+        if (atomic_compare_exchange_strong(&grace, &armed, 2)) {
+            say("\nsystrace: tracing has stopped; still writing the page "
+                "(Ctrl-C again to abandon it)\n");
+            errno = saved;
+            return;
+        }
+        if (n_int < 1)
+            n_int = 1;      /* so the next one abandons, whatever stopped tracing */
+    }
     if ((term && got_term) || (intr && n_int >= 2))
         exit_now(sig);
     if (term) {
@@ -128,12 +140,31 @@ void sig_hangup_stops(int on)
 void sig_restore(void)
 {
     exit_first = 0;
+    n_tracing = 0;
+    grace = 0;
     hup_wakes = 1;
     sig_set_hint(NULL);
     sig_set_emergency(NULL, NULL);
     alarm(0);
     for (size_t i = 0; i < NHANDLED; i++)
         sigaction(handled[i], &old[i], NULL);
+}
+
+void sig_tracing_begin(void)
+{
+    atomic_fetch_add(&n_tracing, 1);
+}
+
+void sig_tracing_end(void)
+{
+    int zero = 0;
+    if (atomic_fetch_sub(&n_tracing, 1) == 1 && n_int < 2 && !got_term)
+        atomic_compare_exchange_strong(&grace, &zero, 1);
+}
+
+int sig_tracing_over(void)
+{
+    return atomic_load(&grace) != 0;
 }
 
 int sig_interrupts(void)

@@ -33,6 +33,17 @@ int sig_terminated(void);   /* SIGTERM or SIGQUIT seen */
 int sig_exit_status(void);  /* 143 (SIGTERM), 131 (SIGQUIT) or 130 */
 int sig_alarmed(void);      /* the collection deadline passed */
 
+/* Captures that may still be tracing: each one started counts, and is
+ * let go once its device is known to have stopped (or it ended).  When
+ * none is left, the next Ctrl-C only says that the page is still being
+ * written ("Ctrl-C again to abandon it"); the one after abandons it, and
+ * a further one exits at once.  (Abandoning then costs nothing on a
+ * device, and a long conversion should not be lost to one keypress.) */
+void sig_tracing_begin(void);
+void sig_tracing_end(void);
+/* Tracing has stopped everywhere (the counters above reached 0). */
+int sig_tracing_over(void);
+
 /* Empty the pipe so device commands can run again (cleanup after an
  * interrupt); the counters stay. */
 void sig_drain(void);

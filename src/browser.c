@@ -45,6 +45,41 @@ static int runnable(const char *cmd)
     return 0;
 }
 
+/* The command line for CMD: the BROWSER convention (sensible-browser,
+ * Python's webbrowser) puts the URL in place of each %s (%% is a %), else
+ * after the command.  A file:// URL is percent-encoded down to characters
+ * no shell treats specially (file_url), ui.perfetto.dev's adds only '#', '!',
+ * '?', '=' and ':' (pfopen.c encodes the name), and the script runs with
+ * globbing off: either is one word inside quotes or out. */
+static int command_line(const char *cmd, const char *url, char *out, size_t n)
+{
+    size_t o = 0, ul = strlen(url);
+    int placed = 0;
+    for (const char *p = cmd; *p; p++) {
+        const char *add = p;
+        size_t len = 1;
+        if (p[0] == '%' && (p[1] == 's' || p[1] == '%')) {
+            add = p[1] == 's' ? url : "%";
+            len = p[1] == 's' ? ul : 1;
+            placed |= p[1] == 's';
+            p++;
+        }
+        if (o + len >= n)
+            return -1;
+        memcpy(out + o, add, len);
+        o += len;
+    }
+    if (!placed && o + 1 + ul < n) {
+        out[o++] = ' ';
+        memcpy(out + o, url, ul);
+        o += ul;
+    } else if (!placed) {
+        return -1;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
 /* How long a browser command has to fail for it to count as not started
  * (xdg-open without a method, a missing program: at once); one still
  * running then is a browser that opened. */
@@ -67,23 +102,15 @@ static int early_status(pid_t pid)
     return 0;
 }
 
-/* Run `sh -c CMD` with the URL as "$1" (and in place of %s), detached: a
- * double fork so nothing is left to reap, a new session so the terminal's
+/* Run `sh -c` on CMD's command line for the URL, detached: a double fork so nothing is left to reap, a new session so the terminal's
  * Ctrl-C and hang-up do not reach it.  The middle process reports, through
  * a pipe, whether the command failed at once: 0, its exit status, or -1
  * when it could not be run at all. */
 static int spawn(const char *cmd, const char *url)
 {
-    char script[4096];
-    if (strstr(cmd, "%s")) {
-        /* sensible-browser's convention: %s is where the URL goes */
-        const char *p = strstr(cmd, "%s");
-        if ((size_t)snprintf(script, sizeof(script), "%.*s\"$1\"%s", (int)(p - cmd), cmd,
-                             p + 2) >= sizeof(script))
-            return -1;
-    } else if ((size_t)snprintf(script, sizeof(script), "%s \"$1\"", cmd) >= sizeof(script)) {
+    char script[8192] = "set -f; ";  /* a URL's '?' is no glob */
+    if (command_line(cmd, url, script + 8, sizeof(script) - 8))
         return -1;
-    }
     int rep[2];
     if (pipe(rep) != 0)
         return -1;
@@ -113,7 +140,7 @@ static int spawn(const char *cmd, const char *url)
             if (fd > 2)
                 close(fd);
         }
-        execl("/bin/sh", "sh", "-c", script, "sh", url, (char *)NULL);
+        execl("/bin/sh", "sh", "-c", script, "sh", (char *)NULL);
         _exit(127);
     }
     close(rep[1]);
@@ -142,11 +169,33 @@ static void tried(char *list, size_t len, const char *cmd, int rc)
         snprintf(list + used, len - used, "%s%s: exit %d", used ? "; " : "", cmd, rc);
 }
 
+/* file://PATH with every byte but letters, digits and - . _ ~ / as %XX
+ * (RFC 3986; a '#', '%' or '?' in a name must not cut the path). */
+static int file_url(const char *abs, char *url, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = (size_t)snprintf(url, n, "file://");
+    for (const unsigned char *p = (const unsigned char *)abs; *p; p++) {
+        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
+        if (o + (plain ? 1 : 3) >= n)
+            return -1;
+        if (plain) {
+            url[o++] = (char)*p;
+        } else {
+            url[o++] = '%';
+            url[o++] = hex[*p >> 4];
+            url[o++] = hex[*p & 15];
+        }
+    }
+    url[o] = '\0';
+    return 0;
+}
+
 int browser_open(const char *path, char *warn, size_t warnlen)
 {
-    char abs[PATH_MAX], url[PATH_MAX + 16];
-    if (!realpath(path, abs) || (size_t)snprintf(url, sizeof(url), "file://%s", abs) >=
-                                    sizeof(url)) {
+    char abs[PATH_MAX], url[PATH_MAX * 3 + 16];
+    if (!realpath(path, abs) || file_url(abs, url, sizeof(url))) {
         snprintf(warn, warnlen, "--open: cannot resolve %s", path);
         return -1;
     }

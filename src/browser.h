@@ -1,8 +1,11 @@
 /*
  * --open: show the written page in the user's browser, as Perfetto's
  * record script does.  The browser is $BROWSER (a ':'-separated list, each
- * entry a command, "%s" standing for the URL, as sensible-browser reads
- * it), else xdg-open, else Debian's sensible-browser.  It is started
+ * entry a command, "%s" replaced by the URL and "%%" by "%", as
+ * sensible-browser reads it; without %s the URL is added at the end), else
+ * xdg-open, else Debian's sensible-browser.  The file:// URL is
+ * percent-encoded (a page named a#b%c.html opens itself), which also
+ * leaves nothing in it a shell would interpret.  It is started
  * detached (its own session, stdio on /dev/null, never waited for), so
  * systrace returns at once and a browser that stays open never holds the
  * terminal; one that fails within 1.5 s (not found, xdg-open without a

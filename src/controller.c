@@ -18,6 +18,7 @@ struct ctl {
     void *st[MAX_AGENTS];
     int n;
     int started;            /* agents [0, started) were started */
+    int tracing;            /* counted in sig_tracing_begin */
 };
 
 /* Empty the capture's cancel pipe so the cleanup commands can reach the
@@ -35,13 +36,25 @@ static void say_abandon(const struct capture_ui *ui)
 {
     static atomic_int said;
     if (sig_interrupts() >= 2 && !sig_terminated() && !atomic_exchange(&said, 1))
-        ui->note(ui->ctx, "Interrupted again: abandoning the trace and stopping tracing "
-                          "(Ctrl-C once more exits at once)");
+        ui->note(ui->ctx, sig_tracing_over()
+                              ? "Interrupted again: abandoning the page (tracing had "
+                                "stopped; Ctrl-C once more exits at once)"
+                              : "Interrupted again: abandoning the trace and stopping "
+                                "tracing (Ctrl-C once more exits at once)");
+}
+
+/* This capture no longer counts as tracing (once). */
+static void tracing_done(struct ctl *r)
+{
+    if (r->tracing)
+        sig_tracing_end();
+    r->tracing = 0;
 }
 
 static void cleanup(struct ctl *r)
 {
     say_abandon(&r->c->ui);
+    tracing_done(r);
     drain(r->c->cancel_fd);
     for (int i = r->started - 1; i >= 0; i--)
         if (r->ops[i]->cleanup)
@@ -253,6 +266,10 @@ enum st_err ctl_start(struct ctl *r)
         cleanup(r);
     }
     r->c->traced = !e;
+    if (!e && !r->tracing) {
+        r->tracing = 1;
+        sig_tracing_begin();
+    }
     return e;
 }
 
@@ -264,8 +281,11 @@ enum st_err ctl_collect(struct ctl *r, struct tracewriter *w)
         e = run_phase(r, PH_SYNC, w);
     if (!e)
         e = run_phase(r, PH_STOP, w);
+    if (!e && c->tracing_off)
+        tracing_done(r);    /* a Ctrl-C now need not cost the page */
     if (!e)
         e = run_phase(r, PH_COLLECT, w);
+    tracing_done(r);
     if (!e && abandoned())
         e = ST_EINTR;           /* asked to abandon while the last step finished */
     if (e) {
@@ -285,6 +305,7 @@ void ctl_free(struct ctl *r)
 {
     if (!r)
         return;
+    tracing_done(r);
     for (int i = 0; i < r->n; i++)
         r->ops[i]->destroy(r->st[i]);
     free(r);

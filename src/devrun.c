@@ -10,6 +10,7 @@
 #include "agents/android/probe.h"
 #include "cli.h"
 #include "outname.h"
+#include "lib/esctext.h"
 #include "lib/signals.h"
 
 static int fail(struct devrun *d, const char *who, const char *what)
@@ -179,9 +180,16 @@ static int failed_rc(enum st_err e)
 
 static void record(struct devrun *d, enum st_err e)
 {
-    result_report_error(&d->res, d->c.serial, dynbuf_str(&d->c.err));
+    /* the error may quote the device: no terminal controls through */
+    size_t n = d->c.err.len;
+    char *shown = malloc(n * 4 + 1);
+    if (shown)
+        esc_text(shown, n * 4 + 1, dynbuf_str(&d->c.err), n, ESC_KEEP_NL);
+    const char *what = shown ? shown : dynbuf_str(&d->c.err);
+    result_report_error(&d->res, d->c.serial, what);
     snprintf(d->outcome, sizeof(d->outcome), "%s: %s",
-             e == ST_EINTR ? "stopped" : "failed", dynbuf_str(&d->c.err));
+             e == ST_EINTR ? "stopped" : "failed", what);
+    free(shown);
     d->rc = failed_rc(e);
 }
 

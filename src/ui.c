@@ -3,8 +3,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "lib/esctext.h"
 
 static void endline_locked(struct ui *u)
 {
@@ -21,6 +24,34 @@ void ui_endline(struct ui *u)
     pthread_mutex_unlock(&u->lock);
 }
 
+/* The message with any control character a quoted device answer brought
+ * made visible (its own line ends kept), allocated; NULL without memory. */
+__attribute__((format(printf, 1, 0)))
+static char *escaped(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    char *shown = msg ? malloc((size_t)n * 4 + 1) : NULL;
+    if (shown) {
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        esc_text(shown, (size_t)n * 4 + 1, msg, (size_t)n, ESC_KEEP_NL);
+    }
+    free(msg);
+    return shown;
+}
+
+__attribute__((format(printf, 2, 0)))
+static void put_escaped(FILE *f, const char *fmt, va_list ap)
+{
+    char *shown = escaped(fmt, ap);
+    fputs(shown ? shown : "(out of memory)", f);
+    free(shown);
+}
+
+__attribute__((format(printf, 3, 0)))
 static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
 {
     if (u->quiet)
@@ -28,14 +59,13 @@ static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
     pthread_mutex_lock(&u->lock);
     endline_locked(u);
     if (!prefix[0]) {
-        vprintf(fmt, ap);
+        put_escaped(stdout, fmt, ap);
         putchar('\n');
     } else {
         /* every line of a note carries the device's serial; blank ones
          * stay blank rather than a bare "SERIAL: " */
-        char text[4096];
-        vsnprintf(text, sizeof(text), fmt, ap);
-        for (const char *p = text, *nl; *p || p == text; p = nl ? nl + 1 : p + strlen(p)) {
+        char *text = escaped(fmt, ap);
+        for (const char *p = text ? text : "(out of memory)", *nl;; p = nl + 1) {
             nl = strchr(p, '\n');
             int n = nl ? (int)(nl - p) : (int)strlen(p);
             if (n)
@@ -45,11 +75,13 @@ static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
             if (!nl)
                 break;
         }
+        free(text);
     }
     fflush(stdout);
     pthread_mutex_unlock(&u->lock);
 }
 
+__attribute__((format(printf, 3, 0)))
 static void vwarn(struct ui *u, const char *prefix, const char *fmt, va_list ap)
 {
     pthread_mutex_lock(&u->lock);
@@ -57,7 +89,7 @@ static void vwarn(struct ui *u, const char *prefix, const char *fmt, va_list ap)
     fputs("systrace: warning: ", stderr);
     if (prefix[0])
         fprintf(stderr, "%s: ", prefix);
-    vfprintf(stderr, fmt, ap);
+    put_escaped(stderr, fmt, ap);
     fputc('\n', stderr);
     pthread_mutex_unlock(&u->lock);
 }
@@ -79,6 +111,7 @@ static void count_bytes(struct ui *u, uint64_t n, int is_delta)
     pthread_mutex_unlock(&u->lock);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void note(void *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -87,6 +120,7 @@ static void note(void *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void warn(void *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -130,6 +164,7 @@ static void dev_stream(void *ctx, uint64_t bytes, uint64_t events)
     add_stream(d->u, db, de);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void dev_note(void *ctx, const char *fmt, ...)
 {
     struct ui_dev *d = ctx;
@@ -139,6 +174,7 @@ static void dev_note(void *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+__attribute__((format(printf, 2, 3)))
 static void dev_warn(void *ctx, const char *fmt, ...)
 {
     struct ui_dev *d = ctx;

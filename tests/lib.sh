@@ -44,6 +44,8 @@ run_st() {
         echo "--- stdout:"; cat out.txt; echo "--- stderr:"; cat err.txt
         fail "systrace $* exited $rc, expected $want"
     fi
+    # under make asan, a leak is reported at exit without changing the status
+    ! grep -q "ERROR: LeakSanitizer" err.txt || { cat err.txt; fail "systrace $* leaked"; }
 }
 
 # Extract the payload of trace-data block N (1-based) from an HTML file,

@@ -134,8 +134,10 @@ static void resolve_pid(struct appprofile *a)
     }
     const char *argv[] = {"pidof", a->process, NULL};
     struct adb_result r;
-    if (dev_run(a->c, argv, 4096, &r))
+    if (dev_run(a->c, argv, 4096, &r)) {
+        adb_result_free(&r);
         return;
+    }
     v = strtol(r.out, &end, 10);
     while (*end == '\r' || *end == '\n')
         end++;
@@ -188,8 +190,10 @@ static enum st_err start(void *state)
     argv[k] = NULL;
     struct adb_result r;
     enum st_err e = dev_run(c, argv, CMD_MAX, &r);
-    if (e)
+    if (e) {
+        adb_result_free(&r);
         return e;
+    }
     if (am_failed(&r)) {
         char line[256];
         am_reason(r.err_len ? r.err : r.out, line, sizeof(line));

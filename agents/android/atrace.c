@@ -27,6 +27,7 @@
 #include "lib/signals.h"
 
 #define PROC_LIST_MAX (16u << 20)
+#define HUNG_RESET_MS 2000      /* the reset of a device that timed out before */
 
 static enum st_err write_marker(struct capture *c)
 {
@@ -166,10 +167,13 @@ static void open_raw(struct atrace *a)
 }
 
 /* Keep the raw bytes under a name no other file has (never an earlier
- * run's dump); that name, or NULL. */
+ * run's dump); that name, or NULL.  Only bytes that convert are kept: a
+ * dump interrupted before its first event (atrace's " done" line alone)
+ * would be a file `--from-file` refuses. */
 static const char *keep_raw(struct atrace *a)
 {
-    if (!a->raw || !a->raw_bytes || outfile_commit(a->raw))
+    if (!a->raw || !a->raw_bytes || !a->rep || !repair_coverage(a->rep)->events ||
+        outfile_commit(a->raw))
         return NULL;
     return outfile_path(a->raw);
 }
@@ -208,6 +212,10 @@ static enum st_err stream_dump(struct atrace *a, int *rc)
         return ST_ENOMEM;
     struct adb_sink sink = {on_dump, on_stderr, on_progress, a};
     *rc = ADB_EXIT_UNKNOWN;
+    if (c->dev_hung) {      /* it timed out before: no second full wait */
+        free(argv);
+        return ST_ETIMEOUT;
+    }
     ST_DBG(DBG_ATRACE, "dump via mode %d", (int)dev_dump_mode(c));
     enum st_err e = adb_stream_cmd(c->dev, dev_dump_mode(c), argv, &sink, rc);
     free(argv);
@@ -363,13 +371,17 @@ static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
             e = stream_dump(a, &rc);
         if (e == ST_ENOMEM)
             return e;
+        if (e == ST_ETIMEOUT)
+            c->dev_gone = c->dev_hung = 1;  /* later steps give up at once */
         if (try == 0 && !c->dev_gone && link_broke(a, e, rc)) {
             if ((e = refetch(a, w, e)))
                 return e;
             continue;
         }
         if (e)
-            return stream_failed(a, e, adb_device_error(c->dev));
+            return stream_failed(a, e, c->dev_hung && !a->raw_bytes
+                                           ? "the device stopped answering"
+                                           : adb_device_error(c->dev));
         if (!e && c->sdk >= 23)
             a->dirty = 0;   /* atrace --async_stop ran to its end: it cleaned up */
         if (!(e = finish_dump(a, w)))
@@ -389,7 +401,12 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
     enum st_err e = adb_quote_argv(&s, argv);
     if (!e)
         e = dynbuf_addstr(&s, " >/dev/null");
-    struct adb_result r;
+    struct adb_result r = {0};
+    int hung = c->dev_hung;
+    if (hung) {     /* one short try: a device left tracing is worse than the wait */
+        c->dev_gone = c->dev_hung = 0;
+        adb_device_set_timeout(c->dev, HUNG_RESET_MS);
+    }
     if (!e && !(e = dev_script(c, dynbuf_str(&s), 65536, &r))) {
         if (r.exit_code == 0 || r.exit_code == ADB_EXIT_UNKNOWN)
             a->dirty = 0;
@@ -397,8 +414,14 @@ enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, s
             dev_first_line(r.err_len ? r.err : r.out, why, n);
         adb_result_free(&r);
     } else if (e) {
-        snprintf(why, n, "%s", c->dev_gone ? "the device did not come back"
-                                           : adb_device_error(c->dev));
+        adb_result_free(&r);    /* filled on errors too */
+        snprintf(why, n, "%s", c->dev_hung   ? "the device stopped answering"
+                               : c->dev_gone ? "the device did not come back"
+                                             : adb_device_error(c->dev));
+    }
+    if (hung) {
+        adb_device_set_timeout(c->dev, dev_wait_s(c) * 1000);
+        c->dev_gone = c->dev_hung = c->dev_hung || a->dirty;
     }
     dynbuf_free(&s);
     return a->dirty ? ST_EDEVICE : ST_OK;

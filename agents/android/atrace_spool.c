@@ -44,7 +44,10 @@ enum st_err spool_open(struct astream *s, int header)
     slines_free(s->lines);
     if (!(s->lines = slines_new(to_file, s)))
         return ST_ENOMEM;
-    enum st_err e = c->raw_path ? outfile_open_flags(c->raw_path, OUTFILE_NOREPLACE, &s->spool)
+    /* a full disk keeps what reached the spool (a rename needs no space) */
+    enum st_err e = c->raw_path ? outfile_open_flags(c->raw_path,
+                                                     OUTFILE_NOREPLACE | OUTFILE_KEEP_WRITTEN,
+                                                     &s->spool)
                                 : ST_EINVAL;
     if (!e && header)
         e = outfile_write(s->spool, stext_header, strlen(stext_header));
@@ -88,7 +91,8 @@ enum st_err spool_write(void *s, const void *p, size_t n)
 
 const char *spool_keep(struct astream *s)
 {
-    if (!s->kept && (!s->spool || !s->bytes || outfile_commit(s->spool)))
+    /* a spool without one event would only be refused by --from-file */
+    if (!s->kept && (!s->spool || !s->bytes || !spool_events(s) || outfile_commit(s->spool)))
         return NULL;
     s->kept = 1;
     return outfile_path(s->spool);
@@ -101,7 +105,11 @@ enum st_err astream_failed(struct astream *s, enum st_err e, const char *what)
     dynbuf_init(&d, 4096);
     dynbuf_addstr(&d, what);
     const char *kept = sig_terminated() ? NULL : spool_keep(s);
-    if (kept)
+    if (kept && outfile_error(s->spool))    /* the spool's own write failed */
+        dynbuf_printf(&d, "; the %llu bytes written before that are kept in %s (convert "
+                          "them later with: systrace --from-file %s)",
+                      (unsigned long long)outfile_tell(s->spool), kept, kept);
+    else if (kept)
         dynbuf_printf(&d, "; the %llu bytes received are kept in %s (convert them later "
                           "with: systrace --from-file %s)",
                       (unsigned long long)s->bytes, kept, kept);

@@ -9,6 +9,7 @@
  * astream_start's (atrace_stream.c), which comes back here for a device
  * whose atrace cannot stream.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,8 +172,10 @@ enum st_err atrace_async_start(struct atrace *a)
         enum st_err e = dev_run(a->c, argv, LIST_MAX, &r);
         free(argv);
         a->dirty = 1;   /* even a failed start may leave settings behind */
-        if (e)
+        if (e) {
+            adb_result_free(&r);
             return e;
+        }
         int rc = r.exit_code;
         if (rc != 0 && a->compress && atrace_rejects_z(r.out, r.err)) {
             adb_result_free(&r);
@@ -195,10 +198,44 @@ enum st_err atrace_async_start(struct atrace *a)
     }
 }
 
+/* A device already tracing is someone else's capture (another systrace,
+ * atrace by hand): starting over it would change its settings, and our stop
+ * would end its session.  Refused before anything is set, so the cleanup
+ * leaves it alone.  From Android 9 atrace says so in a property the probe
+ * read (debug.atrace.user_initiated; tracing_on may be 1 from boot); before,
+ * tracing_on is the only sign (init clears it at boot).  An unreadable
+ * tracing_on is no answer. */
+static enum st_err refuse_busy(struct atrace *a)
+{
+    struct capture *c = a->c;
+    int busy = c->atrace_user;
+    enum st_err e = ST_OK;
+    if (c->sdk < 28) {
+        char cmd[128], line[16] = "";
+        snprintf(cmd, sizeof(cmd), "cat %s/tracing_on", c->tracing_dir);
+        struct adb_result r;
+        e = dev_script(c, cmd, 4096, &r);
+        if (!e && r.exit_code == 0)
+            dev_first_line(r.out, line, sizeof(line));
+        adb_result_free(&r);
+        busy = !e && !strcmp(line, "1");
+    }
+    if (e || !busy)
+        return e;
+    dynbuf_reset(&c->err);
+    dynbuf_printf(&c->err, "the device is already tracing (another capture is running on it: "
+                           "systrace or atrace); wait for it to end, or stop it "
+                           "first with `adb -s %s shell atrace --async_stop`", c->serial);
+    return ST_EDEVICE;
+}
+
 enum st_err atrace_start(void *state)
 {
     struct atrace *a = state;
     if (a->way)
         return a->way->start(a);
+    enum st_err e = refuse_busy(a);
+    if (e)
+        return e;
     return a->c->opt->stream ? astream_start(a) : atrace_async_start(a);
 }

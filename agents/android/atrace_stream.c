@@ -344,6 +344,8 @@ static void ask_stop(struct astream *s)
     enum st_err e = dev_run(c, argv, 65536, &r);
     ST_DBG(DBG_ATRACE, "kill -INT %s: %s, exit %d", pid, st_errname(e), r.exit_code);
     adb_result_free(&r);
+    if (c->dev_hung)
+        return;     /* no answer: closing the stream is what is left */
     for (int ms = 0; ms < STOP_WAIT_MS && !atomic_load(&s->ended); ms += 20) {
         if (astream_abandoned())
             break;
@@ -439,6 +441,7 @@ enum st_err astream_stop(struct atrace *a)
     if (astream_abandoned())
         return ST_EINTR;    /* the agent's cleanup resets the device */
     make_sure_off(s);
+    a->c->tracing_off = !a->dirty;
     if (s->early) {
         char what[700];
         snprintf(what, sizeof(what), "the trace stream ended early, after %.1f MB (%s)",
@@ -461,6 +464,12 @@ static void report(struct astream *s)
     c->ui.note(c->ui.ctx, "Captured %llu events in %.1f s of streaming (%llu lost)",
                (unsigned long long)events, (a->t_stop_us - a->t_start_us) / 1e6,
                (unsigned long long)lost);
+    uint64_t cut = s->lines ? slines_cut_lines(s->lines) : 0;
+    if (cut)
+        c->ui.warn(c->ui.ctx, "%llu line%s longer than %llu MB cut there (the rest of each "
+                              "dropped), so the page and the kept text read back with "
+                              "--from-file", (unsigned long long)cut, cut == 1 ? " was" : "s were",
+                   (unsigned long long)(TGUARD_LINE_MAX >> 20));
     int kb = a->plan.buf_kb ? a->plan.buf_kb : 2048;
     if (lost && s->fallback)
         c->ui.warn(c->ui.ctx, "the device's trace buffer overflowed between dumps and %llu "
@@ -497,9 +506,11 @@ enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
     tgid_map_free(m);
     if (e) {
         char what[700];
+        /* s->why tells how the stream ended, not why the page failed */
         snprintf(what, sizeof(what), "writing the streamed trace into the page failed: %s",
-                 e != ST_EINTR ? (s->why[0] ? s->why : st_strerror(e))
-                 : sig_alarmed() ? "stopped at the deadline" : "interrupted");
+                 e == ST_EINTR ? (sig_alarmed() ? "stopped at the deadline" : "interrupted")
+                 : tw_error(w) ? tw_errtext(w)
+                 : e == ST_EIO && s->why[0] ? s->why : st_strerror(e));
         return astream_failed(s, e, what);
     }
     report(s);

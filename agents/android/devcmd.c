@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "lib/debug.h"
+#include "lib/esctext.h"
 #include "lib/fairlock.h"
 #include "lib/signals.h"
 
@@ -19,7 +20,7 @@ void dev_first_line(const char *s, char *out, size_t n)
     size_t l = strcspn(s, "\r\n");
     if (l > 200)
         l = 200;
-    snprintf(out, n, "%.*s", (int)l, s);
+    esc_text(out, n, s, l, 0);     /* device text: no terminal controls */
 }
 
 /* Take "<marker>N" off the end of a legacy shell's output. */
@@ -147,10 +148,16 @@ enum st_err dev_script(struct capture *c, const char *script, size_t max,
     if (c->dev_gone) {
         no_result(r);
         dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "%s: the device is gone", script);
-        return ST_EOFFLINE;
+        if (c->dev_hung)
+            dynbuf_printf(&c->err, "the device stopped answering (nothing came back within "
+                                   "--timeout=%d s); not sent: %s", dev_wait_s(c), script);
+        else
+            dynbuf_printf(&c->err, "%s: the device is gone", script);
+        return c->dev_hung ? ST_ETIMEOUT : ST_EOFFLINE;
     }
     enum st_err e = run_once(c, script, max, r);
+    if (e == ST_ETIMEOUT)
+        c->dev_gone = c->dev_hung = 1;  /* one full wait per device, not one per step */
     if (!dev_link_lost(e))
         return e;
     adb_result_free(r);
@@ -172,6 +179,8 @@ enum st_err dev_run(struct capture *c, const char *const *argv, size_t max,
     enum st_err e = adb_quote_argv(&s, argv);
     if (!e)
         e = dev_script(c, dynbuf_str(&s), max, r);
+    else
+        no_result(r);   /* callers free r whatever happened */
     dynbuf_free(&s);
     return e;
 }

@@ -9,7 +9,9 @@
  * given until --timeout (default 30 s) to come back, as `adb
  * wait-for-device` would, and the command is run once more.  A device
  * that does not come back is remembered (capture.dev_gone), so later
- * commands fail at once instead of waiting again.
+ * commands fail at once instead of waiting again; so does one whose
+ * command got no answer within --timeout (a hung adbd or device), so a
+ * run ends about one --timeout after the hang rather than one per step.
  *
  * While a stream reader thread shares the device (capture.dev_lock),
  * every command and wait here takes the lock for its duration.
@@ -22,7 +24,8 @@
 
 /* Run argv (quoted) or trusted script text; r->exit_code is the status
  * (ADB_EXIT_UNKNOWN only if the marker never came back).  Errors leave a
- * detail in c->err. */
+ * detail in c->err.  r is filled whatever happens (on an error too, with
+ * what arrived): the caller always frees it with adb_result_free. */
 enum st_err dev_run(struct capture *c, const char *const *argv, size_t max,
                     struct adb_result *r);
 enum st_err dev_script(struct capture *c, const char *script, size_t max,

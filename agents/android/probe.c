@@ -7,6 +7,7 @@
 
 #include "atrace_cmd.h"
 #include "devcmd.h"
+#include "lib/esctext.h"
 
 /* Lines: the SDK, the tracing directory, id; then, after a '|' line,
  * perfetto's pids (none: no line), and after another the atrace and traced
@@ -37,8 +38,10 @@ enum st_err device_probe(struct capture *c)
 {
     struct adb_result r;
     enum st_err e = dev_script(c, probe_script, 65536, &r);
-    if (e)
+    if (e) {
+        adb_result_free(&r);    /* filled on errors too */
         return e;
+    }
     char sdk[64], dir[64], id[256], pids[64], user[16];
     line_at(r.out, 0, sdk, sizeof(sdk));
     line_at(r.out, 1, dir, sizeof(dir));
@@ -64,8 +67,10 @@ enum st_err device_probe(struct capture *c)
     c->atrace_user = !strcmp(user, "1");
     c->sdk = atrace_parse_sdk(sdk, strlen(sdk));
     if (c->sdk < 0) {
+        char shown[sizeof(sdk) * 4];
+        esc_text(shown, sizeof(shown), sdk, strlen(sdk), 0);
         dynbuf_reset(&c->err);
-        dynbuf_printf(&c->err, "Failed to get device sdk version (getprop said \"%s\")", sdk);
+        dynbuf_printf(&c->err, "Failed to get device sdk version (getprop said \"%s\")", shown);
         return ST_EDEVICE;
     }
     snprintf(c->tracing_dir, sizeof(c->tracing_dir), "%s",
@@ -79,8 +84,10 @@ enum st_err device_list_categories(struct capture *c)
     static const char *const argv[] = {"atrace", "--list_categories", NULL};
     struct adb_result r;
     enum st_err e = dev_run(c, argv, 1u << 20, &r);
-    if (e)
+    if (e) {
+        adb_result_free(&r);
         return e;
+    }
     const char *p = r.out, *end = r.out + r.out_len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -59,8 +59,10 @@ static enum st_err snapshot(struct procdump *p, struct dynbuf *out)
     struct adb_result r;
     enum st_err e = ST_OK;
     if (!p->legacy) {
-        if ((e = dev_script(p->c, toybox_ps, SNAP_MAX, &r)))
+        if ((e = dev_script(p->c, toybox_ps, SNAP_MAX, &r))) {
+            adb_result_free(&r);    /* filled on errors too */
             return e;
+        }
         if (usable(&r)) {
             e = add_lines(out, r.out, r.out_len);
             adb_result_free(&r);
@@ -69,8 +71,10 @@ static enum st_err snapshot(struct procdump *p, struct dynbuf *out)
         adb_result_free(&r);
         p->legacy = 1;
     }
-    if ((e = dev_script(p->c, legacy_ps, SNAP_MAX, &r)))
+    if ((e = dev_script(p->c, legacy_ps, SNAP_MAX, &r))) {
+        adb_result_free(&r);
         return e;
+    }
     if (usable(&r))
         e = add_lines(out, r.out, r.out_len);
     else

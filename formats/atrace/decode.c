@@ -17,6 +17,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "lib/esctext.h"
+
 #define MARKER "TRACE:"
 #define MARKER_LEN 6
 #define NOTICE_DONE "capturing trace... done"
@@ -326,9 +328,11 @@ static void describe_preamble(struct decoder *d)
     size_t l = strcspn(s, "\r\n");
     if (l > 160)
         l = 160;
+    char shown[200];    /* outside bytes: no terminal controls */
+    esc_text(shown, sizeof(shown), s, l, 0);
     if (l)
         snprintf(d->detail, sizeof(d->detail),
-                 "no TRACE: marker in the data; it starts with \"%.*s\"", (int)l, s);
+                 "no TRACE: marker in the data; it starts with \"%s\"", shown);
     else
         snprintf(d->detail, sizeof(d->detail), "no TRACE: marker in the data");
 }

@@ -23,6 +23,18 @@ run_st 0 -o open.html -t 1 --open sched
 wait_for 10 test -s opened.txt || fail "--open: browser not started"
 assert_contains opened.txt "file://$T/open.html"
 
+# the BROWSER convention: %s is the URL, quoted or not; the URL is
+# percent-encoded, so a name with # or % (or a quote) opens itself
+rm -f opened.txt
+BROWSER="$T/bin/fakebrowser '%s'" run_st 0 --from-file open.html -o "a#b%c 'd.html" --open
+wait_for 10 test -s opened.txt || fail "BROWSER with '%s': browser not started"
+assert_eq "URL given to BROWSER='prog '%s''" "file://$T/a%23b%25c%20%27d.html" "$(cat opened.txt)"
+rm -f opened.txt
+BROWSER="$T/bin/fakebrowser --new-window %s" run_st 0 --from-file open.html -o "x;y.html" --open
+wait_for 10 test -s opened.txt || fail "BROWSER with %s: browser not started"
+assert_eq "URL given to BROWSER='prog --new-window %s'" "--new-window file://$T/x%3By.html" \
+    "$(cat opened.txt)"
+
 rm -f opened.txt
 SYSTRACE_OPEN=1 run_st 0 --from-file open.html -o again.html
 wait_for 10 test -s opened.txt || fail "SYSTRACE_OPEN=1: browser not started"

@@ -33,4 +33,22 @@ assert_contains err.txt "kept in cut.atrace"
 # what was kept converts (it is truncated: exit 3 with a message)
 "$SYSTRACE" --from-file cut.atrace -o kept.html -q 2>err2.txt; rc=$?
 [ $rc -eq 3 ] || { cat err2.txt; fail "raw dump does not convert (exit $rc)"; }
+
+# Ctrl-C, then two more while the dump has sent only atrace's " done" line
+# (no trace yet): nothing that would not convert is kept, nor advertised
+for n in 2 3; do
+    start_sim --dump-delay 5000
+    "$SYSTRACE" -o quick$n.html -t 30 sched gfx -e "$SIM_SERIAL" >out.txt 2>err.txt </dev/null &
+    pid=$!
+    wait_tracing
+    kill -INT $pid
+    wait_for 10 grep -q "^run atrace.*--async_stop" "$SIM_LOG" || fail "no dump started"
+    sleep 0.5
+    kill -INT $pid
+    [ $n = 3 ] && { sleep 0.2; kill -INT $pid; }
+    wait $pid; rc=$?
+    [ $rc -eq 130 ] || { cat err.txt; fail "$n Ctrl-Cs: exit $rc"; }
+    ! ls | grep -q "^quick$n" || { ls -l; fail "$n Ctrl-Cs: a file was kept"; }
+    assert_not_contains err.txt "convert them later"
+done
 echo ok

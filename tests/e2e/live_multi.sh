@@ -83,6 +83,25 @@ run_st 2 -e "$A" -e "$A" -t 1
 assert_contains err.txt "-e $A given twice"
 
 # a server with no device at all
+# a second Ctrl-C while both devices have sent only atrace's " done" line
+# of their dumps: no 6-byte raw file is kept or offered for conversion
+start_sim --dump-delay 5000; F=$SIM_SERIAL; LF=$SIM_LOG
+start_sim --dump-delay 5000; G=$SIM_SERIAL; LG=$SIM_LOG
+"$SYSTRACE" -e "$F" -e "$G" -t 30 -o early.html sched gfx >out.txt 2>err.txt </dev/null &
+pid=$!
+track_pid $pid
+wait_for 20 grep -q "Starting tracing" out.txt || fail "did not start"
+kill -INT $pid
+wait_for 10 grep -q "^run atrace.*--async_stop" "$LF" && wait_for 10 grep -q "^run atrace.*--async_stop" "$LG" ||
+    fail "the dumps did not start"
+sleep 0.5
+kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 130 ] || { cat out.txt err.txt; fail "Ctrl-C during the dumps' start: exit $rc"; }
+assert_contains err.txt "collecting the trace failed after 6 bytes: interrupted"
+! ls | grep -q '^early' || { ls -l; fail "a raw file with no trace was kept"; }
+assert_not_contains err.txt "convert them later"
+all_stopped "Ctrl-C during the dumps' start"
+
 kill "$ADB_SERVER_PID"; wait "$ADB_SERVER_PID" 2>/dev/null
 unset ADB_PORT; start_adb_server
 run_st 1 --all-devices -t 1

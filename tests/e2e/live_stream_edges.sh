@@ -60,4 +60,32 @@ assert_contains err.txt "drop.html holds the 400000 bytes that arrived"
 has_events drop.html "drop: the page"
 not_tracing drop
 no_litter drop
+
+# Ctrl-C while a big stream is converted, tracing already off: the page is
+# still written (one line says how to abandon it); the Ctrl-C after that
+# abandons the page, keeps the spool, and says nothing of stopping tracing
+start_sim --event-rate 400000
+converting() {   # the stop phase is over: the /proc listing for the TGID fix
+    wait_for 60 grep -q "task/\[0-9\]" "$SIM_LOG" || fail "the conversion never started"
+}
+for n in 1 2; do
+    "$SYSTRACE" --stream -t 3 -e "$SIM_SERIAL" -o conv$n.html sched gfx >out.txt 2>err.txt \
+        </dev/null &
+    pid=$!
+    converting
+    kill -INT $pid
+    [ $n = 2 ] && { sleep 0.2; kill -INT $pid; }
+    wait $pid; rc=$?
+    [ $n = 2 ] || [ $rc = 0 ] || { cat out.txt err.txt; fail "one Ctrl-C during the conversion: exit $rc"; }
+    assert_contains err.txt "tracing has stopped; still writing the page (Ctrl-C again to abandon it)"
+    assert_not_contains err.txt "could not stop tracing"
+    not_tracing "Ctrl-C $n during the conversion"
+    : >"$SIM_LOG"   # opened for appending: the next run's lines start it again
+done
+[ $rc = 130 ] || { cat out.txt err.txt; fail "two Ctrl-Cs during the conversion: exit $rc"; }
+assert_contains out.txt "Interrupted again: abandoning the page (tracing had stopped"
+assert_contains err.txt "kept in conv2.atrace"
+[ ! -e conv2.html ] || fail "the abandoned page was written"
+[ -s conv1.html ] || fail "one Ctrl-C during the conversion lost the page"
+rm -f conv2.atrace
 echo ok

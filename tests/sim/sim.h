@@ -45,6 +45,9 @@ struct sim_opts {
                                  * this long, and only one drop */
     uint64_t rate;              /* bytes per second; 0 = unlimited */
     const char *hang_on;
+    unsigned dump_delay_ms;     /* between a dump's " done" and its TRACE: */
+    const char *props[8];       /* --prop NAME=VALUE: fixed properties replaced */
+    int nprops;
     uint64_t size_mb;           /* 0: size follows the event rate */
     unsigned event_rate;        /* generated events per traced second */
     int zlevel;

@@ -26,6 +26,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { C_USER = 1, C_ROOT = 2 };
 
@@ -292,6 +293,13 @@ static int dump(struct sh_cmd *c, struct atrace_args *r)
     struct sim_sink *out = c->out, *file = NULL;
     if (sink_puts(c->out, " done\n"))
         return 1;
+    if (c->sh->dev->opt.dump_delay_ms) {
+        /* what a host sees of a dump interrupted before its trace began */
+        sink_flush(c->out);
+        struct timespec ts = {c->sh->dev->opt.dump_delay_ms / 1000,
+                              (long)(c->sh->dev->opt.dump_delay_ms % 1000) * 1000000};
+        nanosleep(&ts, NULL);
+    }
     if (r->outfile) {
         int e = sim_fs_open_write(c->sh->dev->fs, r->outfile, 0, c->sh->pid,
                                   &file);

@@ -56,6 +56,8 @@ static const char usage[] =
     "                        refuses connections for MS ms (never: for good)\n"
     "  --rate B              limit each connection to B bytes/second\n"
     "  --hang-on TEXT        never answer a command containing TEXT\n"
+    "  --dump-delay MS       a dump waits MS ms between \" done\" and TRACE:\n"
+    "  --prop NAME=VALUE     getprop NAME answers VALUE (any bytes; up to 8)\n"
     "  --size-mb N           make trace dumps about N MB of text\n"
     "  --event-rate N        generated events per traced second (20000); also the\n"
     "                        rate atrace --stream writes in real time\n"
@@ -123,6 +125,14 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             o->auth_accept_ms = (int)n;
         } else if (!strcmp(a, "--hang-on")) {
             o->hang_on = v;
+        } else if (!strcmp(a, "--prop")) {
+            if (!strchr(v, '=') || o->nprops == 8)
+                return -1;
+            o->props[o->nprops++] = v;
+        } else if (!strcmp(a, "--dump-delay")) {
+            if (opt_u64(a, v, &n) || n > 600000)
+                return -1;
+            o->dump_delay_ms = (unsigned)n;
         } else if (!strcmp(a, "--sdk")) {
             if (opt_u64(a, v, &n) || n < 1 || n > 99)
                 return -1;

@@ -100,6 +100,18 @@ static size_t build_props(struct sim_device *dev, struct prop *p, size_t max)
         snprintf(p[n].value, sizeof(p[n].value), "%s", fixed[i][1]);
         n++;
     }
+    for (int i = 0; i < o->nprops; i++) {   /* --prop: a device's odd answers */
+        const char *eq = strchr(o->props[i], '=');
+        size_t j, kl = (size_t)(eq - o->props[i]);
+        for (j = 0; j < n; j++)
+            if (strlen(p[j].key) == kl && !strncmp(p[j].key, o->props[i], kl))
+                break;
+        if (j == n && n == max)
+            continue;
+        n += j == n;
+        snprintf(p[j].key, sizeof(p[j].key), "%.*s", (int)kl, o->props[i]);
+        snprintf(p[j].value, sizeof(p[j].value), "%s", eq + 1);
+    }
     n = app_props(dev, p, n, max);
     pthread_mutex_lock(&dev->lock);
     for (size_t i = 0; i < dev->nprops; i++) {

@@ -1,6 +1,8 @@
 /* The TraceConfig of a --perfetto capture; see pfconfig.h. */
 #include "pfconfig.h"
 
+#include "formats/perfetto/pbw.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,39 +64,6 @@ static int plain(const char *s, const char *extra)
     return 1;
 }
 
-/* Protobuf encoding into the binary form. */
-
-static void varint(struct dynbuf *b, uint64_t v)
-{
-    uint8_t t[10];
-    size_t n = 0;
-    do {
-        t[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        t[n++] |= v ? 0x80 : 0;
-    } while (v);
-    dynbuf_add(b, t, n);
-}
-
-static void ufield(struct dynbuf *b, uint32_t num, uint64_t v)
-{
-    varint(b, (uint64_t)num << 3);
-    varint(b, v);
-}
-
-static void bfield(struct dynbuf *b, uint32_t num, const void *p, size_t n)
-{
-    varint(b, (uint64_t)num << 3 | 2);
-    varint(b, n);
-    dynbuf_add(b, p, n);
-}
-
-static void mfield(struct dynbuf *b, uint32_t num, struct dynbuf *sub)
-{
-    bfield(b, num, sub->data ? sub->data : "", sub->len);
-    dynbuf_reset(sub);
-}
-
 /* The ftrace config in both forms: text (inside ftrace_config { }) and
  * binary (FtraceConfig fields). */
 struct both {
@@ -104,7 +73,7 @@ struct both {
 static void add_string(struct both *f, const char *key, uint32_t num, const char *s, size_t n)
 {
     dynbuf_printf(&f->text, "      %s: \"%.*s\"\n", key, (int)n, s);
-    bfield(&f->bin, num, s, n);
+    pbw_bytes(&f->bin, num, s, n);
 }
 
 static void add_events(struct both *f, const char *list)
@@ -186,21 +155,21 @@ enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats
                       "    }\n  }\n}\n"
                       "duration_ms: %u\n", kb, dynbuf_str(&f.text), ms);
         /* binary: buffers 1 {size_kb 1, fill_policy 4 = RING_BUFFER (1)} */
-        ufield(&sub, 1, kb);
-        ufield(&sub, 4, 1);
-        mfield(&cfg->binary, 1, &sub);
-        ufield(&sub, 1, 1);                 /* compact_sched.enabled */
-        mfield(&f.bin, 12, &sub);
-        bfield(&ds, 1, "linux.ftrace", 12);
-        mfield(&ds, 100, &f.bin);
-        mfield(&sub, 1, &ds);
-        mfield(&cfg->binary, 2, &sub);      /* data_sources { config { ... } } */
-        bfield(&ds, 1, "linux.process_stats", 19);
-        ufield(&sub, 2, 1);                 /* scan_all_processes_on_start */
-        mfield(&ds, 103, &sub);
-        mfield(&sub, 1, &ds);
-        mfield(&cfg->binary, 2, &sub);
-        ufield(&cfg->binary, 3, ms);
+        pbw_uint(&sub, 1, kb);
+        pbw_uint(&sub, 4, 1);
+        pbw_msg(&cfg->binary, 1, &sub);
+        pbw_uint(&sub, 1, 1);                 /* compact_sched.enabled */
+        pbw_msg(&f.bin, 12, &sub);
+        pbw_bytes(&ds, 1, "linux.ftrace", 12);
+        pbw_msg(&ds, 100, &f.bin);
+        pbw_msg(&sub, 1, &ds);
+        pbw_msg(&cfg->binary, 2, &sub);      /* data_sources { config { ... } } */
+        pbw_bytes(&ds, 1, "linux.process_stats", 19);
+        pbw_uint(&sub, 2, 1);                 /* scan_all_processes_on_start */
+        pbw_msg(&ds, 103, &sub);
+        pbw_msg(&sub, 1, &ds);
+        pbw_msg(&cfg->binary, 2, &sub);
+        pbw_uint(&cfg->binary, 3, ms);
         if (!e && !cfg->binary.len)
             e = ST_ENOMEM;
     }

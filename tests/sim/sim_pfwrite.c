@@ -20,6 +20,7 @@
 #include "sim_atrace.h"
 #include "sim_ps.h"
 #include "sim_tracegen.h"
+#include "formats/perfetto/pbw.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,49 +50,12 @@ struct pfw {
     int failed;
 };
 
-static void varint(struct dynbuf *b, uint64_t v)
-{
-    uint8_t t[10];
-    size_t n = 0;
-    do {
-        t[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        t[n++] |= v ? 0x80 : 0;
-    } while (v);
-    dynbuf_add(b, t, n);
-}
-
-static void ufield(struct dynbuf *b, uint32_t num, uint64_t v)
-{
-    varint(b, (uint64_t)num << 3);
-    varint(b, v);
-}
-
-static void bfield(struct dynbuf *b, uint32_t num, const void *p, size_t n)
-{
-    varint(b, (uint64_t)num << 3 | 2);
-    varint(b, n);
-    dynbuf_add(b, p, n);
-}
-
-static void sfield(struct dynbuf *b, uint32_t num, const char *s)
-{
-    bfield(b, num, s, strlen(s));
-}
-
-/* SUB as field NUM of B; SUB is emptied. */
-static void mfield(struct dynbuf *b, uint32_t num, struct dynbuf *sub)
-{
-    bfield(b, num, sub->data ? sub->data : "", sub->len);
-    dynbuf_reset(sub);
-}
-
 /* The packet in w->pkt, as a Trace.packet, to the output. */
 static void emit(struct pfw *w)
 {
-    ufield(&w->pkt, 10, 1);     /* trusted_packet_sequence_id */
+    pbw_uint(&w->pkt, 10, 1);     /* trusted_packet_sequence_id */
     dynbuf_reset(&w->tmp);
-    mfield(&w->tmp, 1, &w->pkt);
+    pbw_msg(&w->tmp, 1, &w->pkt);
     if (!w->failed && sink_write(w->out, w->tmp.data, w->tmp.len))
         w->failed = 1;
 }
@@ -104,17 +68,17 @@ static void flush_cpu(struct pfw *w, int cpu)
         return;
     struct dynbuf bundle;
     dynbuf_init(&bundle, BUF_MAX);
-    ufield(&bundle, 1, (uint64_t)cpu);
+    pbw_uint(&bundle, 1, (uint64_t)cpu);
     dynbuf_add(&bundle, c->events.data, c->events.len);
     if (c->nintern) {
         for (size_t i = 0; i < c->nintern; i++)
-            sfield(&w->sub, 5, c->intern[i]);
+            pbw_str(&w->sub, 5, c->intern[i]);
         for (int i = 0; i < NARR; i++)
             if (c->arr[i].len)
-                mfield(&w->sub, num[i], &c->arr[i]);
-        mfield(&bundle, 4, &w->sub);
+                pbw_msg(&w->sub, num[i], &c->arr[i]);
+        pbw_msg(&bundle, 4, &w->sub);
     }
-    mfield(&w->pkt, 1, &bundle);
+    pbw_msg(&w->pkt, 1, &bundle);
     dynbuf_free(&bundle);
     emit(w);
     dynbuf_reset(&c->events);
@@ -174,10 +138,10 @@ static void full_event(struct pfw *w, int cpu, uint64_t ts, int tid, uint32_t id
     struct pcpu *c = &w->cpu[cpu];
     struct dynbuf ev;
     dynbuf_init(&ev, BUF_MAX);
-    ufield(&ev, 1, ts);
-    ufield(&ev, 2, (uint64_t)tid);
-    mfield(&ev, id, body);
-    mfield(&c->events, 2, &ev);
+    pbw_uint(&ev, 1, ts);
+    pbw_uint(&ev, 2, (uint64_t)tid);
+    pbw_msg(&ev, id, body);
+    pbw_msg(&c->events, 2, &ev);
     dynbuf_free(&ev);
 }
 
@@ -194,18 +158,18 @@ static void sched_event(struct pfw *w, int cpu, uint64_t ts, int tid, int switch
         if (switch_) {
             size_t pn;
             const char *pc = arg(args, "prev_comm", &pn);
-            bfield(b, 1, pc ? pc : "", pc ? pn : 0);
-            ufield(b, 2, num_arg(args, "prev_pid"));
-            ufield(b, 3, num_arg(args, "prev_prio"));
-            ufield(b, 4, state_bits(args));
-            bfield(b, 5, comm, n);
-            ufield(b, 6, num_arg(args, "next_pid"));
-            ufield(b, 7, num_arg(args, "next_prio"));
+            pbw_bytes(b, 1, pc ? pc : "", pc ? pn : 0);
+            pbw_uint(b, 2, num_arg(args, "prev_pid"));
+            pbw_uint(b, 3, num_arg(args, "prev_prio"));
+            pbw_uint(b, 4, state_bits(args));
+            pbw_bytes(b, 5, comm, n);
+            pbw_uint(b, 6, num_arg(args, "next_pid"));
+            pbw_uint(b, 7, num_arg(args, "next_prio"));
         } else {
-            bfield(b, 1, comm, n);
-            ufield(b, 2, num_arg(args, "pid"));
-            ufield(b, 3, num_arg(args, "prio"));
-            ufield(b, 5, num_arg(args, "target_cpu"));
+            pbw_bytes(b, 1, comm, n);
+            pbw_uint(b, 2, num_arg(args, "pid"));
+            pbw_uint(b, 3, num_arg(args, "prio"));
+            pbw_uint(b, 5, num_arg(args, "target_cpu"));
         }
         full_event(w, cpu, ts, tid, switch_ ? 4 : 20, b);
         return;
@@ -213,20 +177,20 @@ static void sched_event(struct pfw *w, int cpu, uint64_t ts, int tid, int switch
     size_t idx = intern(w, cpu, comm, n);
     struct dynbuf *a = c->arr;
     if (switch_) {
-        varint(&a[SW_TS], ts - c->last_sw);
+        pbw_varint(&a[SW_TS], ts - c->last_sw);
         c->last_sw = ts;
-        varint(&a[SW_STATE], state_bits(args));
-        varint(&a[SW_PID], num_arg(args, "next_pid"));
-        varint(&a[SW_PRIO], num_arg(args, "next_prio"));
-        varint(&a[SW_COMM], idx);
+        pbw_varint(&a[SW_STATE], state_bits(args));
+        pbw_varint(&a[SW_PID], num_arg(args, "next_pid"));
+        pbw_varint(&a[SW_PRIO], num_arg(args, "next_prio"));
+        pbw_varint(&a[SW_COMM], idx);
     } else {
-        varint(&a[WK_TS], ts - c->last_wk);
+        pbw_varint(&a[WK_TS], ts - c->last_wk);
         c->last_wk = ts;
-        varint(&a[WK_PID], num_arg(args, "pid"));
-        varint(&a[WK_CPU], num_arg(args, "target_cpu"));
-        varint(&a[WK_PRIO], num_arg(args, "prio"));
-        varint(&a[WK_COMM], idx);
-        varint(&a[WK_FLAGS], 1);
+        pbw_varint(&a[WK_PID], num_arg(args, "pid"));
+        pbw_varint(&a[WK_CPU], num_arg(args, "target_cpu"));
+        pbw_varint(&a[WK_PRIO], num_arg(args, "prio"));
+        pbw_varint(&a[WK_COMM], idx);
+        pbw_varint(&a[WK_FLAGS], 1);
     }
 }
 
@@ -269,21 +233,21 @@ static void line(struct pfw *w, const char *s, size_t len)
     } else if (!strcmp(ev, "sched_wakeup")) {
         size_t n;
         const char *comm = arg(args, "comm", &n);
-        bfield(b, 1, comm ? comm : "", comm ? n : 0);
-        ufield(b, 2, num_arg(args, "pid"));
-        ufield(b, 3, num_arg(args, "prio"));
-        ufield(b, 4, 1);
-        ufield(b, 5, num_arg(args, "target_cpu"));
+        pbw_bytes(b, 1, comm ? comm : "", comm ? n : 0);
+        pbw_uint(b, 2, num_arg(args, "pid"));
+        pbw_uint(b, 3, num_arg(args, "prio"));
+        pbw_uint(b, 4, 1);
+        pbw_uint(b, 5, num_arg(args, "target_cpu"));
         full_event(w, cpu, ts, tid, 17, b);
     } else if (!strcmp(ev, "cpu_frequency") || !strcmp(ev, "cpu_idle")) {
-        ufield(b, 1, num_arg(args, "state"));
-        ufield(b, 2, num_arg(args, "cpu_id"));
+        pbw_uint(b, 1, num_arg(args, "state"));
+        pbw_uint(b, 2, num_arg(args, "cpu_id"));
         full_event(w, cpu, ts, tid, ev[4] == 'f' ? 11 : 13, b);
     } else if (!strcmp(ev, "tracing_mark_write")) {
         char text[1024];
         int n = snprintf(text, sizeof(text), "%s\n", args);
-        ufield(b, 1, 0xffffffc0100a2b3cull);
-        bfield(b, 2, text, (size_t)n);
+        pbw_uint(b, 1, 0xffffffc0100a2b3cull);
+        pbw_bytes(b, 2, text, (size_t)n);
         full_event(w, cpu, ts, tid, 3, b);
     } else {
         return;
@@ -294,12 +258,12 @@ static void line(struct pfw *w, const char *s, size_t len)
 
 static void header_packets(struct pfw *w, const struct pf_config *cfg)
 {
-    sfield(&w->sub, 1, "Linux");
-    sfield(&w->sub, 3, "5.10.107-android13-4-00001-g0123456789ab");
-    sfield(&w->sub, 2, "#1 SMP PREEMPT");
-    sfield(&w->sub, 4, "aarch64");
-    mfield(&w->tmp, 1, &w->sub);
-    mfield(&w->pkt, 45, &w->tmp);
+    pbw_str(&w->sub, 1, "Linux");
+    pbw_str(&w->sub, 3, "5.10.107-android13-4-00001-g0123456789ab");
+    pbw_str(&w->sub, 2, "#1 SMP PREEMPT");
+    pbw_str(&w->sub, 4, "aarch64");
+    pbw_msg(&w->tmp, 1, &w->sub);
+    pbw_msg(&w->pkt, 45, &w->tmp);
     emit(w);
     if (!cfg->process_stats)
         return;
@@ -307,19 +271,19 @@ static void header_packets(struct pfw *w, const struct pf_config *cfg)
     dynbuf_init(&tree, BUF_MAX);
     for (size_t i = 0; i < sim_proc_count(); i++) {
         const struct sim_proc *p = sim_proc_at(i);
-        ufield(&w->sub, 1, (uint64_t)p->pid);
-        ufield(&w->sub, 2, (uint64_t)p->ppid);
+        pbw_uint(&w->sub, 1, (uint64_t)p->pid);
+        pbw_uint(&w->sub, 2, (uint64_t)p->ppid);
         if (p->name[0])
-            sfield(&w->sub, 3, p->name);
-        mfield(&tree, 1, &w->sub);
+            pbw_str(&w->sub, 3, p->name);
+        pbw_msg(&tree, 1, &w->sub);
         for (size_t j = 0; j < p->nthreads; j++) {
-            ufield(&w->sub, 1, (uint64_t)p->threads[j].tid);
-            sfield(&w->sub, 2, p->threads[j].comm);
-            ufield(&w->sub, 3, (uint64_t)p->pid);
-            mfield(&tree, 2, &w->sub);
+            pbw_uint(&w->sub, 1, (uint64_t)p->threads[j].tid);
+            pbw_str(&w->sub, 2, p->threads[j].comm);
+            pbw_uint(&w->sub, 3, (uint64_t)p->pid);
+            pbw_msg(&tree, 2, &w->sub);
         }
     }
-    mfield(&w->pkt, 2, &tree);
+    pbw_msg(&w->pkt, 2, &tree);
     dynbuf_free(&tree);
     emit(w);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/perfetto/pbw.h"
 #include "lib/dynbuf.h"
 
 #define NCPU 8
@@ -42,35 +43,22 @@ static void die(const char *what)
     exit(1);
 }
 
-static void add(struct dynbuf *b, const void *p, size_t n)
-{
-    if (dynbuf_add(b, p, n) != ST_OK)
-        die("buffer full");
-}
-
 static void varint(struct dynbuf *b, uint64_t v)
 {
-    uint8_t tmp[10];
-    size_t n = 0;
-    do {
-        tmp[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        tmp[n++] |= v ? 0x80 : 0;
-    } while (v);
-    add(b, tmp, n);
+    if (pbw_varint(b, v))
+        die("buffer full");
 }
 
 static void uint_field(struct dynbuf *b, uint32_t num, uint64_t v)
 {
-    varint(b, (uint64_t)num << 3);
-    varint(b, v);
+    if (pbw_uint(b, num, v))
+        die("buffer full");
 }
 
 static void bytes_field(struct dynbuf *b, uint32_t num, const void *p, size_t n)
 {
-    varint(b, (uint64_t)num << 3 | 2);
-    varint(b, n);
-    add(b, p, n);
+    if (pbw_bytes(b, num, p, n))
+        die("buffer full");
 }
 
 static void str_field(struct dynbuf *b, uint32_t num, const char *s)
@@ -81,8 +69,8 @@ static void str_field(struct dynbuf *b, uint32_t num, const char *s)
 /* SUB as field NUM of B; SUB is emptied. */
 static void msg_field(struct dynbuf *b, uint32_t num, struct dynbuf *sub)
 {
-    bytes_field(b, num, sub->data ? sub->data : "", sub->len);
-    dynbuf_reset(sub);
+    if (pbw_msg(b, num, sub))
+        die("buffer full");
 }
 
 static struct thr threads[NPROC * MAXTHR];

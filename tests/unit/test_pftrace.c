@@ -9,37 +9,9 @@
 
 #include <zlib.h>
 
+#include "formats/perfetto/pbw.h"
 #include "formats/perfetto/pfsort.h"
 #include "formats/perfetto/pftrace.h"
-
-/* ---- a tiny protobuf writer ---------------------------------------------- */
-
-static void varint(struct dynbuf *b, uint64_t v)
-{
-    do {
-        uint8_t c = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        dynbuf_addc(b, (char)(c | (v ? 0x80 : 0)));
-    } while (v);
-}
-
-static void vfield(struct dynbuf *b, uint32_t num, uint64_t v)
-{
-    varint(b, (uint64_t)num << 3);
-    varint(b, v);
-}
-
-static void lfield(struct dynbuf *b, uint32_t num, const void *p, size_t n)
-{
-    varint(b, (uint64_t)num << 3 | 2);
-    varint(b, n);
-    dynbuf_add(b, p, n);
-}
-
-static void sfield(struct dynbuf *b, uint32_t num, const char *s)
-{
-    lfield(b, num, s, strlen(s));
-}
 
 /* FtraceEvent { timestamp, pid, print { buf } } */
 static void print_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const char *buf)
@@ -47,11 +19,11 @@ static void print_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const 
     struct dynbuf ev, pr;
     dynbuf_init(&ev, 4096);
     dynbuf_init(&pr, 4096);
-    sfield(&pr, 2, buf);
-    vfield(&ev, 1, ts);
-    vfield(&ev, 2, pid);
-    lfield(&ev, 3, pr.data, pr.len);
-    lfield(bundle, 2, ev.data, ev.len);
+    pbw_str(&pr, 2, buf);
+    pbw_uint(&ev, 1, ts);
+    pbw_uint(&ev, 2, pid);
+    pbw_bytes(&ev, 3, pr.data, pr.len);
+    pbw_bytes(bundle, 2, ev.data, ev.len);
     dynbuf_free(&ev);
     dynbuf_free(&pr);
 }
@@ -60,8 +32,8 @@ static void packet(struct dynbuf *trace, uint32_t field, const struct dynbuf *bo
 {
     struct dynbuf pk;
     dynbuf_init(&pk, 1 << 20);
-    lfield(&pk, field, body->data, body->len);
-    lfield(trace, 1, pk.data, pk.len);
+    pbw_bytes(&pk, field, body->data, body->len);
+    pbw_bytes(trace, 1, pk.data, pk.len);
     dynbuf_free(&pk);
 }
 
@@ -70,12 +42,12 @@ static void two_cpus(struct dynbuf *t)
 {
     struct dynbuf b;
     dynbuf_init(&b, 1 << 20);
-    vfield(&b, 1, 1);
+    pbw_uint(&b, 1, 1);
     print_event(&b, 2000000000, 10, "B|10|late\n");
     print_event(&b, 2000300000, 10, "E|10\n");
     packet(t, 1, &b);
     dynbuf_reset(&b);
-    vfield(&b, 1, 0);
+    pbw_uint(&b, 1, 0);
     print_event(&b, 2000100000, 20, "B|20|early\n");
     print_event(&b, 2000200000, 20, "E|20\n");
     packet(t, 1, &b);
@@ -207,9 +179,9 @@ static void compact_trace(struct dynbuf *t, uint64_t bad_index)
     dynbuf_init(&cs, 4096);
     dynbuf_init(&arr, 4096);
     dynbuf_init(&b, 4096);
-    sfield(&cs, 5, "swapper/0");
-    sfield(&cs, 5, "a");
-    sfield(&cs, 5, "b");
+    pbw_str(&cs, 5, "swapper/0");
+    pbw_str(&cs, 5, "a");
+    pbw_str(&cs, 5, "b");
     static const uint64_t ts[] = {5000000000, 1000, 1000}, st[] = {0, 1, 0},
                           pid[] = {100, 200, 0}, prio[] = {120, 110, 120};
     uint64_t comm[] = {1, 2, 0};
@@ -220,11 +192,11 @@ static void compact_trace(struct dynbuf *t, uint64_t bad_index)
     for (int c = 0; c < 5; c++) {
         dynbuf_reset(&arr);
         for (int i = 0; i < 3; i++)
-            varint(&arr, cols[c][i]);
-        lfield(&cs, nums[c], arr.data, arr.len);
+            pbw_varint(&arr, cols[c][i]);
+        pbw_bytes(&cs, nums[c], arr.data, arr.len);
     }
-    vfield(&b, 1, 0);
-    lfield(&b, 4, cs.data, cs.len);
+    pbw_uint(&b, 1, 0);
+    pbw_bytes(&b, 4, cs.data, cs.len);
     packet(t, 1, &b);
     dynbuf_free(&cs);
     dynbuf_free(&arr);
@@ -263,7 +235,7 @@ static void test_no_ftrace(void **state)
     dynbuf_init(&in, 4096);
     dynbuf_init(&out, 4096);
     dynbuf_init(&body, 4096);
-    sfield(&body, 23, "frame");     /* TrackEvent.name */
+    pbw_str(&body, 23, "frame");     /* TrackEvent.name */
     packet(&in, 11, &body);
     packet(&in, 11, &body);
     char detail[320];

@@ -47,7 +47,7 @@ mkdir adir
 run_st 1 --stream -t 2 -e "$SIM_SERIAL" -o adir sched gfx
 assert_contains err.txt "adir"
 [ "$(grep -c . err.txt)" = 1 ] || { cat err.txt; fail "-o DIR: not one line"; }
-! grep -q "atrace" "$SIM_LOG" || fail "-o DIR: the device was asked to trace"
+! grep -qE "(^run |[;&|] *|exec )atrace( |$)" "$SIM_LOG" || fail "-o DIR: the device was asked to trace"
 [ -z "$(ls adir)" ] || fail "-o DIR: something was written into it"
 
 # a slow link that drops mid-stream and is back 0.1 s later: the page

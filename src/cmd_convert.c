@@ -21,6 +21,7 @@
 #include "formats/html/tracewriter.h"
 #include "formats/html/viewer.h"
 #include "outname.h"
+#include "sumreport.h"
 
 void report_written(const struct st_options *o, const char *path)
 {
@@ -75,7 +76,7 @@ int open_trace_events(const struct st_options *o, struct tracewriter *w, struct 
     }
     struct tw_tee tee;
     tevents_tee(*t, &tee);
-    tw_set_tee(w, &tee);
+    tw_add_tee(w, &tee);
     return 0;
 }
 
@@ -171,6 +172,7 @@ int cmd_from_file(const struct st_options *o)
     }
     struct tracewriter *w = NULL;
     struct tevents *te = NULL;
+    struct summary *sum = NULL;
     enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &v, &w);
     int rc = EXIT_OK, partial = 0;
     if (e) {
@@ -179,7 +181,8 @@ int cmd_from_file(const struct st_options *o)
         rc = EXIT_ERROR;
         goto done;
     }
-    if (open_trace_events(o, w, &te)) {
+    if (open_trace_events(o, w, &te) ||
+        sumreport_open(o->summary, !o->quiet, w, NULL, 0, &sum)) {
         rc = EXIT_ERROR;
         goto done;
     }
@@ -197,10 +200,13 @@ int cmd_from_file(const struct st_options *o)
     open_result(o, out);
     if (commit_trace_events(o, te))
         rc = EXIT_ERROR;
+    if (sumreport_commit(sum, o->summary, !o->quiet, NULL, NULL))
+        rc = EXIT_ERROR;
 done:
     sig_restore();
     tw_free(w);
     tevents_free(te);
+    summary_free(sum);
     viewer_free(&v);
     outname_free(&name);
     return rc;

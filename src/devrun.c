@@ -69,8 +69,9 @@ int devrun_init(struct devrun *d, const struct st_options *o, const char *want, 
         }
         d->c.cancel_fd = d->cancel[0];
     }
+    d->quiet_asked = o->quiet;
     if (several)
-        d->o.quiet = 1;     /* the run prints one summary line per device */
+        d->o.quiet = 1;     /* the run prints one outcome line per device */
     return 0;
 }
 
@@ -125,9 +126,14 @@ static int name_outputs(struct devrun *d, char *err, size_t errlen)
     if (d->several && d->o.trace_events &&
         !(d->te_path = with_serial(d->o.trace_events, d->c.serial)))
         return -1;
+    if (d->several && d->o.summary &&
+        !(d->sum_path = with_serial(d->o.summary, d->c.serial)))
+        return -1;
     d->o.output = d->out_path;
     if (d->te_path)
         d->o.trace_events = d->te_path;
+    if (d->sum_path)
+        d->o.summary = d->sum_path;
     return 0;
 }
 
@@ -190,11 +196,16 @@ int devrun_start(struct devrun *d, const struct viewer *v)
     if (d->taken)
         d->c.ui.warn(d->c.ui.ctx, "%s already exists and is left alone; this capture goes "
                      "to %s (-o names the output)", d->taken, d->out_path);
-    if ((d->rc = result_open_viewer(&d->o, ".atrace", v, &d->res))) {
+    if ((d->rc = result_open_viewer(&d->o, ".atrace", v, !d->quiet_asked, &d->res))) {
         snprintf(d->outcome, sizeof(d->outcome), "failed: its output cannot be written");
         return d->rc;
     }
     d->c.raw_path = d->res.raw;
+    d->res.device = d->c.serial;
+    if (d->several) {
+        snprintf(d->sum_prefix, sizeof(d->sum_prefix), "%.70s: ", d->c.serial);
+        d->res.sum_prefix = d->sum_prefix;
+    }
     enum st_err e = ctl_new(&d->c, &d->ctl);
     d->started = 1;     /* from here on the device may be tracing */
     if (!e)
@@ -259,5 +270,6 @@ void devrun_free(struct devrun *d)
             close(d->cancel[i]);
     free(d->out_path);
     free(d->te_path);
+    free(d->sum_path);
     free(d->taken);
 }

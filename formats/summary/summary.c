@@ -134,8 +134,10 @@ static void slice_end(struct sum_thread *t, uint64_t ts)
 static void on_mark(struct summary *s, const struct tev_line *l)
 {
     struct tev_mark m;
+    if (!tev_parse_mark(l->args, l->args_len, &m))
+        return;         /* not an app's marker (the clock-sync one) */
     s->have_marks = 1;
-    if (!tev_parse_mark(l->args, l->args_len, &m) || (m.phase != 'B' && m.phase != 'E'))
+    if (m.phase != 'B' && m.phase != 'E')
         return;
     struct sum_thread *t = sum_thread(s, l->tid);
     if (!t)

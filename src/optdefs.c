@@ -37,8 +37,8 @@ const struct optdef st_optdefs[] = {
      "HOST:PORT (TCP) or a USB serial; given several times, traces those devices at once",
      "With several devices each gets its own page, named after the output with the serial "
      "before the extension (trace-SERIAL.html; characters other than letters, digits, '.', "
-     "'_' and '-' in the serial become '_'), and likewise its --trace-events file and raw "
-     "dump. Tracing starts on all, one countdown, Enter or Ctrl-C ends it on all, and they "
+     "'_' and '-' in the serial become '_'), and likewise its --trace-events and --summary "
+     "files and raw dump. Tracing starts on all, one countdown, Enter or Ctrl-C ends it on all, and they "
      "are collected in parallel. A device that fails costs no other its page: each device's "
      "outcome is printed on one line, and the exit status is non-zero if any failed."},
     {"all-devices", 0, NULL, OPT_ALL_DEVICES, SEC_GENERAL, 0,

@@ -45,7 +45,7 @@ _systrace()
     command -v "$prog" >/dev/null 2>&1 || prog=systrace
 
     case $prev in
-        -o | --from-file | --trace-events | --viewer | --method-profile | --call-graph | \
+        -o | --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
         --method-json | --asset-dir | --output)
             COMPREPLY=($(compgen -f -- "$cur"))
             compopt -o filenames 2>/dev/null
@@ -72,7 +72,7 @@ _systrace()
                 --method-profile-format)
                     COMPREPLY=($(compgen -P "$opt=" -W 'text tsv' -- "$val")) ;;
                 --method-clock) COMPREPLY=($(compgen -P "$opt=" -W 'default cpu wall' -- "$val")) ;;
-                --from-file | --trace-events | --viewer | --method-profile | --call-graph | \
+                --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
                 --method-json | --output)
                     COMPREPLY=($(compgen -P "$opt=" -f -- "$val")) ;;
                 --atrace-categories | --ftrace-categories)

@@ -62,11 +62,34 @@ static int starts(const char *p, size_t n, const char *lit)
 
 /* ---- ftrace events ---------------------------------------------------- */
 
+/* next_pid of sched_switch args: the last " next_pid=N" (the args end
+ * with it and next_prio); 0 when absent. */
+static int next_pid_fast(const char *a, size_t n, uint32_t *pid)
+{
+    static const char key[] = " next_pid=";
+    size_t k = sizeof(key) - 1;
+    for (size_t i = n >= k ? n - k + 1 : 0; i-- > 0;) {
+        if (a[i] != ' ' || memcmp(a + i, key, k))
+            continue;
+        uint64_t v = 0;
+        size_t j = i + k, d = j;
+        while (j < n && a[j] >= '0' && a[j] <= '9' && v <= UINT32_MAX)
+            v = v * 10 + (uint64_t)(a[j++] - '0');
+        if (j == d || v > UINT32_MAX || (j < n && a[j] != ' '))
+            return 0;
+        *pid = (uint32_t)v;
+        return 1;
+    }
+    return 0;
+}
+
 static void on_switch(struct summary *s, const struct tev_line *l)
 {
     struct tev_switch sw;
     s->t.sched_switches++;
-    if (!tev_parse_switch(l->args, l->args_len, &sw))
+    memset(&sw, 0, sizeof(sw));
+    if (!next_pid_fast(l->args, l->args_len, &sw.next_pid) &&
+        !tev_parse_switch(l->args, l->args_len, &sw))
         return;
     struct sum_cpu *c = sum_cpu(s, l->cpu);
     if (!c)
@@ -81,7 +104,8 @@ static void on_switch(struct summary *s, const struct tev_line *l)
     c->valid = 1;
     if (sw.next_pid) {
         struct sum_thread *t = sum_thread(s, sw.next_pid);
-        if (t && !t->name[0])
+        /* the comm is parsed only for a thread not named yet */
+        if (t && !t->name[0] && (sw.next_comm || tev_parse_switch(l->args, l->args_len, &sw)))
             sum_copy_name(t->name, sw.next_comm, sw.next_comm_len);
     }
 }

@@ -11,6 +11,7 @@
 #define SUM_OPEN_FRAMES 4           /* frame slices open at once per thread */
 #define SUM_NAME_LEN 32             /* thread and event names */
 #define SUM_PNAME_LEN 128           /* process names from the dump */
+#define SUM_NAME_SLOTS 256
 
 enum { FK_DOFRAME, FK_DRAWFRAME, FK_COUNT };
 
@@ -70,7 +71,7 @@ struct summary {
     uint32_t ncpu;
     struct sum_evname names[SUM_NAMES_MAX];
     uint32_t nnames;
-    uint32_t last_name;     /* cache: the index matched last */
+    uint32_t name_slot[SUM_NAME_SLOTS];    /* a hash of names -> index + 1 */
     struct sum_pname *pn;   /* process dump names */
     size_t npn, cappn;
     int have_events;

@@ -102,12 +102,21 @@ struct sum_cpu *sum_cpu(struct summary *s, uint32_t cpu)
     return &s->cpu[cpu];
 }
 
+static unsigned name_slot(const char *p, size_t n)
+{
+    return n ? ((unsigned)n * 31u + (unsigned char)p[0] * 7u + (unsigned char)p[n - 1] * 3u +
+                (unsigned char)p[n / 2]) & (SUM_NAME_SLOTS - 1)
+             : 0;
+}
+
 void sum_count_name(struct summary *s, const char *p, size_t n)
 {
     if (n >= SUM_NAME_LEN)
         n = SUM_NAME_LEN - 1;
-    struct sum_evname *e = &s->names[s->last_name];
-    if (s->nnames && e->len == n && !memcmp(e->name, p, n)) {
+    unsigned slot = name_slot(p, n);
+    struct sum_evname *e;
+    uint32_t c = s->name_slot[slot];
+    if (c && (e = &s->names[c - 1])->len == n && !memcmp(e->name, p, n)) {
         e->count++;
         return;
     }
@@ -115,7 +124,7 @@ void sum_count_name(struct summary *s, const char *p, size_t n)
         e = &s->names[i];
         if (e->len == n && !memcmp(e->name, p, n)) {
             e->count++;
-            s->last_name = i;
+            s->name_slot[slot] = i + 1;
             return;
         }
     }
@@ -127,7 +136,7 @@ void sum_count_name(struct summary *s, const char *p, size_t n)
     sum_copy_name(e->name, p, n);
     e->len = (uint8_t)n;
     e->count = 1;
-    s->last_name = s->nnames++;
+    s->name_slot[slot] = ++s->nnames;
 }
 
 void sum_set_pname(struct summary *s, int64_t pid, const char *p, size_t n)
@@ -171,7 +180,8 @@ void sum_reset_events(struct summary *s)
         memset(t->fs, 0, sizeof(t->fs));
     }
     memset(s->cpu, 0, s->ncpu * sizeof(*s->cpu));
-    s->nnames = s->last_name = 0;
+    s->nnames = 0;
+    memset(s->name_slot, 0, sizeof(s->name_slot));
     uint64_t lost = s->t.lost, dropped = s->t.dropped;
     memset(&s->t, 0, sizeof(s->t));
     s->t.lost = lost;

@@ -4,6 +4,7 @@
 #   make demo       install missing dependencies, build, trace the bundled
 #                   device simulator, write trace.html
 #   make check      install missing dependencies, build, run every test
+#                   (J=N: N at a time, default 2)
 #   make asan       build and run every test under ASan + UBSan
 #   make fuzz       long libFuzzer runs of every parser (FUZZ_SECONDS each)
 #   make bench      benchmarks, results in BENCHMARKS.md
@@ -142,14 +143,16 @@ checksrc:
 
 # Everything the tests need is built first; tests/run then runs unit tests,
 # end-to-end cases, browser checks and short fuzz runs.
+# J: how many test cases (and compilations) run at once.
+J ?= 2
 test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb
-	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) tests/run
+	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) J=$(J) tests/run
 
 check: test-deps
-	$(MAKE) test
+	$(MAKE) -j$(J) test
 
 asan: test-deps
-	$(MAKE) BUILD=build-asan BIN=build-asan/systrace \
+	$(MAKE) -j$(J) BUILD=build-asan BIN=build-asan/systrace \
 	    OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
 

@@ -15,8 +15,10 @@
 // --expect did not hold (diff on stderr), 2 harness failure.
 // Several files share one browser: the viewer parse dominates a check.
 import {chromium} from 'playwright-core';
+import {LAUNCH_ARGS} from './launch.mjs';
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, openSync, readSync, closeSync, rmSync, existsSync} from 'node:fs';
+import {mkdtempSync, openSync, readSync, closeSync, rmSync, existsSync, readFileSync}
+    from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {pathToFileURL, fileURLToPath} from 'node:url';
@@ -235,6 +237,39 @@ function shotName(base, index, count) {
   return `${base.slice(0, base.length - ext.length)}-${index + 1}${ext}`;
 }
 
+// The run's shared browser (tests/browser/server.mjs) when there is one, else
+// one of our own; launch() gives every run a fresh temporary profile, and a
+// shared browser a fresh context per check (checkOne).
+async function sharedEndpoint() {
+  const file = process.env.SYSTRACE_BROWSER_WS_FILE;
+  if (!file) return null;
+  for (let i = 0; i < 300; i++) {   // tests/run starts it beside the first cases
+    try {
+      const ws = readFileSync(file, 'utf8');
+      if (ws) return ws.startsWith('ws') ? ws : null;
+    } catch { /* not yet written */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+async function openBrowser() {
+  const ws = await sharedEndpoint();
+  if (ws) {
+    try {
+      return await chromium.connect(ws, {timeout: 10000});
+    } catch (e) {
+      process.stderr.write(`check.mjs: shared browser unreachable (${e.message}); ` +
+                           'launching one\n');
+    }
+  }
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: LAUNCH_ARGS,
+  });
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const workDir = mkdtempSync(path.join(tmpdir(), 'systrace-check-'));
@@ -242,14 +277,7 @@ async function main() {
   let failed = false;
   let harnessError = null;
   try {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-      headless: true,
-      // launch() gives every run a fresh temporary profile.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-             '--disable-background-networking', '--disable-component-update',
-             '--disable-sync', '--disable-dev-shm-usage'],
-    });
+    browser = await openBrowser();
     for (const [i, f] of opts.files.entries()) {
       const page = pageFor(f.path, workDir, i);
       const result = await checkOne(browser, f.path, page, opts,

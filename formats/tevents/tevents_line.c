@@ -168,7 +168,7 @@ static int match_at(const char *p, size_t n, size_t i, struct tev_line *l)
     return after_cpu(p, n, i + 1, l);
 }
 
-int tev_parse_line(const char *p, size_t n, struct tev_line *l)
+int tev_parse_line_general(const char *p, size_t n, struct tev_line *l)
 {
     for (const char *d = memchr(p, '-', n); d; d = memchr(d + 1, '-', n - (size_t)(d + 1 - p))) {
         size_t i = (size_t)(d - p);
@@ -184,6 +184,11 @@ int tev_parse_line(const char *p, size_t n, struct tev_line *l)
         return 1;
     }
     return 0;
+}
+
+int tev_parse_line(const char *p, size_t n, struct tev_line *l)
+{
+    return tev_parse_line_std(p, n, l) || tev_parse_line_general(p, n, l);
 }
 
 /* ---- atrace payloads ------------------------------------------------- */

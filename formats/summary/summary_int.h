@@ -12,6 +12,7 @@
 #define SUM_NAME_LEN 32             /* thread and event names */
 #define SUM_PNAME_LEN 128           /* process names from the dump */
 #define SUM_NAME_SLOTS 256
+#define SUM_TCACHE 1024            /* tid -> thread index + 1, direct-mapped */
 
 enum { FK_DOFRAME, FK_DRAWFRAME, FK_COUNT };
 
@@ -67,6 +68,7 @@ struct summary {
     uint32_t nth, capth;
     uint32_t *thash;
     uint32_t thmask;
+    uint32_t tcache[SUM_TCACHE];
     struct sum_cpu *cpu;
     uint32_t ncpu;
     struct sum_evname names[SUM_NAMES_MAX];

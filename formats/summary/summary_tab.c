@@ -78,10 +78,19 @@ static struct sum_thread *add_thread(struct summary *s, uint32_t tid)
     return t;
 }
 
+/* A direct-mapped cache in front of the hash: nearly every line asks for
+ * a thread, most of them for one of a few hundred. */
 struct sum_thread *sum_thread(struct summary *s, uint32_t tid)
 {
+    uint32_t *c = &s->tcache[tid & (SUM_TCACHE - 1)];
+    if (*c && s->th[*c - 1].tid == tid)
+        return &s->th[*c - 1];
     struct sum_thread *t = sum_thread_find(s, tid);
-    return t ? t : add_thread(s, tid);
+    if (!t)
+        t = add_thread(s, tid);
+    if (t)
+        *c = (uint32_t)(t - s->th) + 1;
+    return t;
 }
 
 struct sum_cpu *sum_cpu(struct summary *s, uint32_t cpu)

@@ -39,12 +39,16 @@ static int ws(unsigned char c)
 /* 1 to maxd decimal digits at p[*i] (few enough not to overflow). */
 static int num(const unsigned char *p, size_t n, size_t *i, size_t maxd, uint64_t *v)
 {
-    size_t s = *i;
+    const unsigned char *q = p + *i, *s = q, *e = p + n;
     uint64_t x = 0;
-    while (*i < n && dig(p[*i]))
-        x = x * 10 + (uint64_t)(p[(*i)++] - '0');
+    unsigned d;
+    while (q < e && (d = (unsigned)(*q - '0')) < 10) {
+        x = x * 10 + d;
+        q++;
+    }
     *v = x;
-    return *i > s && *i - s <= maxd;
+    *i = (size_t)(q - p);
+    return q > s && (size_t)(q - s) <= maxd;
 }
 
 static size_t spaces(const unsigned char *p, size_t n, size_t i)
@@ -113,20 +117,26 @@ static int stamp_event(const unsigned char *p, size_t n, size_t i, struct tev_li
     if (!num(p, n, &i, 10, &sec) || i >= n || p[i] != '.')
         return 0;
     size_t s = ++i;
-    int nd = 0;
-    for (; i < n && dig(p[i]); i++)
-        if (nd < 9) {
-            frac = frac * 10 + (uint64_t)(p[i] - '0');
-            nd++;
-        }
+    const unsigned char *q = p + i, *e = p + n, *stop = n - i > 9 ? q + 9 : e;
+    unsigned d;
+    while (q < stop && (d = (unsigned)(*q - '0')) < 10) {
+        frac = frac * 10 + d;
+        q++;
+    }
+    int nd = (int)(q - (p + i));
+    while (q < e && dig(*q))
+        q++;        /* digits past nanoseconds */
+    i = (size_t)(q - p);
     if (i == s || i + 1 >= n || p[i] != ':' || p[i + 1] != ' ')
         return 0;
-    for (; nd < 9; nd++)
-        frac *= 10;
-    l->ts_ns = sec * 1000000000ull + frac;
+    static const uint32_t scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
+                                       10000, 1000, 100, 10, 1};
+    l->ts_ns = sec * 1000000000ull + frac * scale[nd];
     size_t tok = i = spaces(p, n, i + 2);
-    while (i < n && p[i] > ' ')
-        i++;
+    q = p + i;
+    while (q < e && *q > ' ')
+        q++;
+    i = (size_t)(q - p);
     if ((i < n && p[i] != ' ') || i - tok < 2 || p[i - 1] != ':')
         return 0;
     l->event = (const char *)p + tok;

@@ -188,7 +188,8 @@ void sum_reset_events(struct summary *s)
         t->depth = t->nopen = 0;
         memset(t->fs, 0, sizeof(t->fs));
     }
-    memset(s->cpu, 0, s->ncpu * sizeof(*s->cpu));
+    if (s->cpu)     /* none yet: memset(NULL, 0, 0) is undefined */
+        memset(s->cpu, 0, s->ncpu * sizeof(*s->cpu));
     s->nnames = 0;
     memset(s->name_slot, 0, sizeof(s->name_slot));
     uint64_t lost = s->t.lost, dropped = s->t.dropped;

@@ -77,10 +77,11 @@ const struct optdef st_optdefs[] = {
      "scripts and CI)",
      "After every capture and conversion a few lines say what the trace holds (not with "
      "-q): its length, CPUs, events and lost events, CPU time of the busiest processes, "
-     "frames and janky frames (longer than 1/60 s) of the apps with the most frames, and "
+     "frames and janky frames (longer than 1/60 s, or one vsync of a faster display the "
+     "trace's VSYNC counters show) of the apps with the most frames, and "
      "requested categories that recorded nothing. FILE gets the same as JSON: duration_s, "
      "cpus, events, lost_events, processes (pid, name, cpu_ms, most first), frames (pid, "
-     "process, frames, janky, worst_ms, worst_at_s), frame_budget_ms, "
+     "process, frames, janky, worst_ms, worst_at_s), frame_budget_ms, display_hz, "
      "categories_without_events, event_counts. The numbers are the ones Perfetto's trace "
      "processor gives on the same page: CPU time from sched_switch (idle left out), frames "
      "from Choreographer#doFrame slices (RenderThread DrawFrame for an app without any). "

@@ -147,8 +147,8 @@ static void slice_end(struct sum_thread *t, uint64_t ts)
     struct sum_open *o = &t->open[--t->nopen];
     struct sum_fstat *f = &t->fs[o->kind];
     uint64_t dur = ts >= o->ts ? ts - o->ts : 0;
-    if (dur * 60 > 1000000000ull)
-        f->janky++;
+    for (unsigned i = 0; i < SUM_RATES; i++)
+        f->janky[i] += dur * sum_rates[i] > 1000000000ull;
     if (dur > f->worst_ns) {
         f->worst_ns = dur;
         f->worst_ts = o->ts;
@@ -161,6 +161,8 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     if (!tev_parse_mark(l->args, l->args_len, &m))
         return;         /* not an app's marker (the clock-sync one) */
     s->have_marks = 1;
+    if (m.phase == 'C')
+        sum_vsync_flip(s, m.name, m.name_len, l->ts_ns);
     if (m.phase != 'B' && m.phase != 'E')
         return;
     struct sum_thread *t = sum_thread(s, l->tid);

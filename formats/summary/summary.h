@@ -21,7 +21,8 @@
  *    VSYNC_ID`), or for an app without any, a `DrawFrame...` slice of its
  *    RenderThread.  A slice begun but not ended counts as a frame but not
  *    as janky (Perfetto's dur -1); an end without a begin is ignored.
- *    Janky: longer than the frame budget (1/60 s).
+ *    Janky: longer than the frame budget, 1/60 s unless the VSYNC-app
+ *    (else VSYNC-sf) counter shows a faster display (summary_vsync.c).
  *  - Events: ftrace lines Perfetto's tokenizer accepts; lost events: the M
  *    of `CPU:N [LOST M EVENTS]` notices (kept as comments in the page).
  * The circular-buffer cut of the repair (everything before the last
@@ -45,7 +46,6 @@
 #define SUM_CPUS_MAX 4096
 #define SUM_NAMES_MAX 1024          /* distinct event names */
 #define SUM_LINE_MAX 65536          /* longer lines are skipped */
-#define SUM_FRAME_BUDGET_NS 16666667ull     /* 1/60 s, rounded */
 
 struct summary;
 
@@ -86,6 +86,8 @@ struct summary_totals {
     unsigned cpus;          /* the header's #P:N, else the highest CPU + 1 */
     uint64_t sched_switches;
     uint64_t busy_ns;       /* sum of every process's CPU time */
+    unsigned display_hz;    /* the frame budget is 1/display_hz s */
+    uint64_t vsync_ns;      /* the median VSYNC gap seen, 0: none */
 };
 
 /* Sorts and totals what was fed; call once, after the last part. */

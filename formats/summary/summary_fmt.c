@@ -69,7 +69,7 @@ static void frame_lines(const struct summary *s, const char *prefix, struct dynb
         dynbuf_printf(o, "%sFrames: %s %s%s, %llu janky (> %.1f ms)", prefix,
                       f->process[0] ? f->process : who, n,
                       f->source[0] == 'D' ? " (RenderThread DrawFrame)" : "",
-                      (unsigned long long)f->janky, SUM_FRAME_BUDGET_NS / 1e6);
+                      (unsigned long long)f->janky, 1000.0 / s->t.display_hz);
         if (f->worst_ns)
             dynbuf_printf(o, ", worst %.0f ms at %.2f s", f->worst_ns / 1e6,
                           f->worst_at_ns / 1e9);
@@ -189,7 +189,12 @@ enum st_err summary_json(const struct summary *s, const char *device, struct dyn
         dynbuf_printf(o, "  \"cpu_busy_pct\": %.2f,\n", pct(t, t->busy_ns));
     else
         dynbuf_addstr(o, "  \"cpu_busy_pct\": null,\n");
-    dynbuf_printf(o, "  \"frame_budget_ms\": %.3f,\n", SUM_FRAME_BUDGET_NS / 1e6);
+    dynbuf_printf(o, "  \"frame_budget_ms\": %.3f,\n  \"display_hz\": %u,\n",
+                  1000.0 / t->display_hz, t->display_hz);
+    if (t->vsync_ns)
+        dynbuf_printf(o, "  \"vsync_period_ms\": %.2f,\n", t->vsync_ns / 1e6);
+    else
+        dynbuf_addstr(o, "  \"vsync_period_ms\": null,\n");
     json_procs(s, o);
     json_frames(s, o);
     json_tail(s, o);

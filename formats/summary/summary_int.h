@@ -6,6 +6,8 @@
 #ifndef SYSTRACE_SUMMARY_INT_H
 #define SYSTRACE_SUMMARY_INT_H
 
+#include <string.h>
+
 #include "summary.h"
 
 #define SUM_OPEN_FRAMES 4           /* frame slices open at once per thread */
@@ -22,8 +24,25 @@ struct sum_open {
     uint64_t ts;
 };
 
+/* Display rates the frame budget can be (summary_vsync.c); janky frames
+ * are counted against each, the trace's rate picks one at the end. */
+#define SUM_RATES 8
+extern const unsigned sum_rates[SUM_RATES];     /* Hz, 60 first */
+
 struct sum_fstat {
-    uint64_t frames, janky, worst_ns, worst_ts;
+    uint64_t frames, worst_ns, worst_ts;
+    uint64_t janky[SUM_RATES];
+};
+
+#define SUM_VSYNC_MIN_NS 4000000ull
+#define SUM_VSYNC_BIN_NS 50000ull
+#define SUM_VSYNC_BINS 920          /* up to 50 ms */
+#define SUM_VSYNC_MIN_GAPS 10
+
+struct sum_vsync {
+    uint64_t last, n;
+    int seen;
+    uint32_t bins[SUM_VSYNC_BINS];
 };
 
 struct sum_thread {
@@ -79,6 +98,9 @@ struct summary {
     int have_events;
     int have_marks;         /* an atrace marker event appeared */
     unsigned header_cpus;   /* #P:N */
+    struct sum_vsync vsync[2];  /* VSYNC-app, VSYNC-sf */
+    unsigned rate;          /* index in sum_rates (summary_finish) */
+    uint64_t vsync_ns;      /* the median vsync gap, 0: none */
     struct summary_totals t;
     char **cats;
     size_t ncats;
@@ -104,6 +126,12 @@ void sum_copy_name_n(char *dst, size_t cap, const char *p, size_t n);
 /* forget every event (the circular-buffer cut, a part fetched again) */
 void sum_reset_events(struct summary *s);
 void sum_tab_free(struct summary *s);
+
+/* summary_vsync.c */
+void sum_vsync_flip(struct summary *s, const char *name, size_t n, uint64_t ts);
+/* Index in sum_rates of the display rate the trace shows (0: 60 Hz or
+ * nothing known); *period_ns the median vsync gap (0: none). */
+unsigned sum_vsync_rate(const struct summary *s, uint64_t *period_ns);
 
 /* summary_out.c */
 void sum_results_free(struct summary *s);

@@ -156,7 +156,7 @@ static void add_frames(struct summary *s, struct summary_frames *fr, size_t *n,
         e->source = kind ? "DrawFrame" : "Choreographer#doFrame";
     }
     e->frames += f->frames;
-    e->janky += f->janky;
+    e->janky += f->janky[s->rate];
     if (f->worst_ns > e->worst_ns) {
         e->worst_ns = f->worst_ns;
         e->worst_at_ns = f->worst_ts - s->t.first_ns;
@@ -229,6 +229,8 @@ enum st_err summary_finish(struct summary *s)
     s->finished = 1;
     if (s->header_cpus > s->t.cpus)
         s->t.cpus = s->header_cpus;
+    s->rate = sum_vsync_rate(s, &s->t.vsync_ns);
+    s->t.display_hz = sum_rates[s->rate];
     enum st_err e = collect_procs(s);
     if (!e)
         e = collect_frames(s);

@@ -192,6 +192,7 @@ void sum_reset_events(struct summary *s)
         memset(s->cpu, 0, s->ncpu * sizeof(*s->cpu));
     s->nnames = 0;
     memset(s->name_slot, 0, sizeof(s->name_slot));
+    memset(s->vsync, 0, sizeof(s->vsync));
     uint64_t lost = s->t.lost, dropped = s->t.dropped;
     memset(&s->t, 0, sizeof(s->t));
     s->t.lost = lost;

@@ -7,8 +7,9 @@ same page (../shared/tools/perfetto/trace_processor_shell, v58.2):
     own): within 1%, and each of Perfetto's top five is in the JSON;
   - frames per app (Choreographer#doFrame slices on the app's threads; for
     an app without any, DrawFrame slices of threads named RenderThread):
-    frames and janky frames (longer than 1/60 s) exact, the worst within
-    a microsecond;
+    frames and janky frames (longer than 1/display_hz s, the JSON's rate)
+    exact, the worst within a microsecond; a rate above 60 Hz within 5% of
+    the median gap of Perfetto's VSYNC-app (else VSYNC-sf) counter;
   - sched_switch events: Perfetto's sched rows, exact;
   - events: the lines of the page's ftrace text Perfetto's tokenizer
     accepts (its regex, counted here in Python, independently of
@@ -30,12 +31,14 @@ import tpcheck  # noqa: E402  (the trace processor's location and CSV parsing)
 CPU_SQL = """select coalesce(p.pid, t.tid), sum(s.dur) from sched s join thread t using(utid)
  left join process p using(upid) where t.tid != 0 and s.dur > 0 group by 1 order by 2 desc"""
 FRAME_SQL = """select coalesce(p.pid, t.tid), count(*),
- sum(case when s.dur * 60 > 1000000000 then 1 else 0 end), max(s.dur)
+ sum(case when s.dur * %d > 1000000000 then 1 else 0 end), max(s.dur)
  from slice s join thread_track tt on s.track_id = tt.id join thread t using(utid)
  left join process p using(upid) where %s group by 1 order by 1"""
 DOFRAME = "(s.name = 'Choreographer#doFrame' or s.name glob 'Choreographer#doFrame *')"
 DRAWFRAME = "(t.name = 'RenderThread' and s.name glob 'DrawFrame*')"
 SCHED_SQL = "select count(*) from sched"
+VSYNC_SQL = """select t.name, c.ts from counter c join counter_track t on c.track_id = t.id
+ where t.name in ('VSYNC-app', 'VSYNC-sf') order by 1, 2"""
 # Perfetto's systrace line tokenizer (perfetto-and-viewer.md), a partial match
 LINE = re.compile(rb'-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*'
                   rb'([a-zA-Z.]{3}[0-9a-f.]{1,2}\s*)?(\d+\.\d+):\s+(\S+):')
@@ -115,9 +118,22 @@ def main():
         print('Perfetto trace processor cannot run here (apt-get install -y libprotobuf32)')
         sys.exit(77)
     s = json.load(open(sj))
-    cpu, dofr, draw, sched = query(page, [CPU_SQL, FRAME_SQL % DOFRAME, FRAME_SQL % DRAWFRAME,
-                                          SCHED_SQL])
+    hz = s.get('display_hz', 60)
+    cpu, dofr, draw, sched, vs = query(page, [CPU_SQL, FRAME_SQL % (hz, DOFRAME),
+                                              FRAME_SQL % (hz, DRAWFRAME), SCHED_SQL, VSYNC_SQL])
     bad = []
+    if hz > 60:
+        gaps = {}
+        for i in range(1, len(vs)):
+            if vs[i][0] == vs[i - 1][0]:
+                g = int(vs[i][1]) - int(vs[i - 1][1])
+                if 4000000 <= g < 50000000:
+                    gaps.setdefault(vs[i][0], []).append(g)
+        g = sorted(gaps.get('VSYNC-app') or gaps.get('VSYNC-sf') or [0])
+        med = g[(len(g) - 1) // 2]
+        if abs(med * hz - 1e9) > 0.05e9:
+            bad.append('display %d Hz, perfetto\'s median vsync gap %d ns' % (hz, med))
+        print('display %d Hz (perfetto: median vsync gap %.3f ms)' % (hz, med / 1e6))
     mine = {p['pid']: p['cpu_ms'] for p in s['processes']}
     for pid, dur in cpu[:5]:
         pid, ms = int(pid), int(dur) / 1e6

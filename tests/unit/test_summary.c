@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -112,6 +113,84 @@ static void check(struct summary *s)
     assert_int_equal(f[1].frames, 2);
     assert_int_equal(f[1].janky, 1);
     assert_int_equal(f[1].worst_ns, 30000000);
+}
+
+/* A trace whose VSYNC counter (name) flips every period_us, with an idle
+ * gap, and frames of 10, 5 and 20 ms. */
+static struct summary *vsync_run(const char *name, unsigned period_us)
+{
+    char buf[16384];
+    size_t o = 0;
+    unsigned long long us = 20000000;
+    o += (size_t)snprintf(buf + o, sizeof(buf) - o, "# tracer: nop\n");
+    for (int i = 0; name && i < 40; i++) {
+        /* an idle stretch is no vsync gap; period 0: flips at random times */
+        us += i == 20 ? 200000 : period_us ? period_us : 4000 + (unsigned)(i * 7919) % 40000;
+        o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+                              "  surfaceflinger-50 ( 50) [000] ...1 %llu.%06llu: "
+                              "tracing_mark_write: C|50|%s|%d\n", us / 1000000, us % 1000000,
+                              name, i & 1);
+    }
+    static const unsigned dur_ms[] = {10, 5, 20};
+    for (int i = 0; i < 3; i++) {
+        us += 100000;
+        o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+                              "  app-100 ( 100) [001] ...1 %llu.%06llu: tracing_mark_write: "
+                              "B|100|Choreographer#doFrame\n", us / 1000000, us % 1000000);
+        us += dur_ms[i] * 1000;
+        o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+                              "  app-100 ( 100) [001] ...1 %llu.%06llu: tracing_mark_write: "
+                              "E|100\n", us / 1000000, us % 1000000);
+    }
+    assert_true(o < sizeof(buf) - 1);
+    struct summary *s = summary_new();
+    assert_non_null(s);
+    summary_begin_part(s, "systemTraceEvents");
+    summary_feed(s, buf, o);
+    summary_end_part(s);
+    assert_int_equal(summary_finish(s), ST_OK);
+    return s;
+}
+
+static void expect_budget(const char *name, unsigned period_us, unsigned hz, uint64_t janky,
+                          const char *json_budget)
+{
+    struct summary *s = vsync_run(name, period_us);
+    assert_int_equal(summary_totals(s)->display_hz, hz);
+    size_t n;
+    const struct summary_frames *f = summary_frames(s, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(f[0].frames, 3);
+    if (f[0].janky != janky)
+        fail_msg("%s at %u us: %llu janky", name ? name : "-", period_us,
+                 (unsigned long long)f[0].janky);
+    struct dynbuf j;
+    dynbuf_init(&j, 1 << 20);
+    assert_int_equal(summary_json(s, NULL, &j), ST_OK);
+    assert_int_equal(dynbuf_addc(&j, 0), ST_OK);
+    if (!strstr(j.data, json_budget))
+        fail_msg("%s at %u us: no %s in %s", name ? name : "-", period_us, json_budget, j.data);
+    dynbuf_free(&j);
+    summary_free(s);
+}
+
+/* The frame budget follows the display rate the VSYNC counters show, and
+ * only when it is above 60 Hz. */
+static void test_display_rate(void **st)
+{
+    (void)st;
+    expect_budget(NULL, 0, 60, 1, "\"frame_budget_ms\": 16.667");
+    expect_budget("VSYNC-app", 16667, 60, 1, "\"frame_budget_ms\": 16.667");
+    expect_budget("VSYNC-app", 8333, 120, 2, "\"frame_budget_ms\": 8.333");
+    expect_budget("VSYNC-sf", 11111, 90, 1, "\"display_hz\": 90");     /* 10 ms fits */
+    expect_budget("VSYNC-sf", 4167, 240, 3, "\"display_hz\": 240");
+    /* 30 Hz (slower) and an odd period: the 60 Hz budget stays */
+    expect_budget("VSYNC-app", 33333, 60, 1, "\"vsync_period_ms\": 33.");
+    expect_budget("VSYNC-app", 12500, 60, 1, "\"display_hz\": 60");
+    /* flips at random times are no display */
+    expect_budget("VSYNC-app", 0, 60, 1, "\"vsync_period_ms\": null");
+    /* another counter is not a vsync */
+    expect_budget("VSYNC-appx", 8333, 60, 1, "\"vsync_period_ms\": null");
 }
 
 static void test_whole(void **st)
@@ -230,6 +309,7 @@ static void test_empty(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_display_rate),
         cmocka_unit_test(test_whole),          cmocka_unit_test(test_bytewise),
         cmocka_unit_test(test_categories),     cmocka_unit_test(test_no_markers),
         cmocka_unit_test(test_cut_and_restart), cmocka_unit_test(test_empty),

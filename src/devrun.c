@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "agents/android/probe.h"
+#include "formats/summary/summary.h"
 #include "cli.h"
 #include "outname.h"
 #include "lib/signals.h"
@@ -202,6 +203,8 @@ int devrun_start(struct devrun *d, const struct viewer *v)
     }
     d->c.raw_path = d->res.raw;
     d->res.device = d->c.serial;
+    if (d->res.sum)
+        summary_set_device(d->res.sum, d->c.model, d->c.release);
     if (d->several) {
         snprintf(d->sum_prefix, sizeof(d->sum_prefix), "%.70s: ", d->c.serial);
         d->res.sum_prefix = d->sum_prefix;

@@ -10,7 +10,8 @@
 static const char probe_script[] =
     "getprop ro.build.version.sdk; "
     "test -e /sys/kernel/tracing/trace_marker && echo /sys/kernel/tracing || "
-    "echo /sys/kernel/debug/tracing; id";
+    "echo /sys/kernel/debug/tracing; id; "
+    "getprop ro.product.model; getprop ro.build.version.release";
 
 /* Line i (0-based) of s, copied into out. */
 static void line_at(const char *s, int i, char *out, size_t n)
@@ -38,6 +39,9 @@ enum st_err device_probe(struct capture *c)
     line_at(r.out, 0, sdk, sizeof(sdk));
     line_at(r.out, 1, dir, sizeof(dir));
     line_at(r.out, 2, id, sizeof(id));
+    /* for the summary's Trace line only: an old device without them is fine */
+    line_at(r.out, 3, c->model, sizeof(c->model));
+    line_at(r.out, 4, c->release, sizeof(c->release));
     adb_result_free(&r);
     c->sdk = atrace_parse_sdk(sdk, strlen(sdk));
     if (c->sdk < 0) {

@@ -54,6 +54,23 @@ enum st_err summary_set_categories(struct summary *s, char *const *cats, size_t 
     return ST_OK;
 }
 
+static void printable(char *dst, size_t cap, const char *src)
+{
+    size_t k = 0;
+    for (; src && *src && k + 1 < cap; src++)
+        if (*src >= ' ' && *src <= '~')
+            dst[k++] = *src;
+    while (k && dst[k - 1] == ' ')
+        k--;
+    dst[k] = '\0';
+}
+
+void summary_set_device(struct summary *s, const char *model, const char *release)
+{
+    printable(s->model, sizeof(s->model), model);
+    printable(s->release, sizeof(s->release), release);
+}
+
 static int starts(const char *p, size_t n, const char *lit)
 {
     size_t k = strlen(lit);

@@ -56,6 +56,11 @@ void summary_free(struct summary *s);
  * Without them no category is reported as empty. */
 enum st_err summary_set_categories(struct summary *s, char *const *cats, size_t n);
 
+/* The device the trace comes from, for the Trace line and the JSON
+ * (model "Pixel 7", Android release "14"; NULL or "": unknown); copied,
+ * only printable ASCII kept. */
+void summary_set_device(struct summary *s, const char *model, const char *release);
+
 /* Part boundaries and payload, as the tracewriter tee reports them. */
 void summary_begin_part(struct summary *s, const char *name);
 void summary_feed(struct summary *s, const void *p, size_t n);

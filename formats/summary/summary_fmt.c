@@ -86,10 +86,16 @@ enum st_err summary_text(const struct summary *s, const char *prefix, struct dyn
     grouped(ev, sizeof(ev), t->events);
     grouped(lost, sizeof(lost), t->lost);
     if (!t->events)
-        dynbuf_printf(o, "%sTrace: no events, %s lost\n", prefix, lost);
+        dynbuf_printf(o, "%sTrace: no events, %s lost", prefix, lost);
     else
-        dynbuf_printf(o, "%sTrace: %.1f s, %u CPU%s, %s events, %s lost\n", prefix,
+        dynbuf_printf(o, "%sTrace: %.1f s, %u CPU%s, %s events, %s lost", prefix,
                       span_ns(t) / 1e9, t->cpus, t->cpus == 1 ? "" : "s", ev, lost);
+    if (s->model[0] && s->release[0])
+        dynbuf_printf(o, " (%s, Android %s)", s->model, s->release);
+    else if (s->model[0] || s->release[0])
+        dynbuf_printf(o, " (%s%s)", s->release[0] ? "Android " : "",
+                      s->model[0] ? s->model : s->release);
+    dynbuf_addc(o, '\n');
     if (t->events) {
         cpu_line(s, prefix, o);
         frame_lines(s, prefix, o);
@@ -177,6 +183,16 @@ enum st_err summary_json(const struct summary *s, const char *device, struct dyn
     dynbuf_addstr(o, "{\n  \"device\": ");
     if (device)
         jstr(o, device);
+    else
+        dynbuf_addstr(o, "null");
+    dynbuf_addstr(o, ",\n  \"device_model\": ");
+    if (s->model[0])
+        jstr(o, s->model);
+    else
+        dynbuf_addstr(o, "null");
+    dynbuf_addstr(o, ",\n  \"android_version\": ");
+    if (s->release[0])
+        jstr(o, s->release);
     else
         dynbuf_addstr(o, "null");
     dynbuf_printf(o, ",\n  \"duration_s\": %.6f,\n  \"start_s\": %.6f,\n  \"cpus\": %u,\n"

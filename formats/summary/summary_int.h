@@ -98,6 +98,7 @@ struct summary {
     int have_events;
     int have_marks;         /* an atrace marker event appeared */
     unsigned header_cpus;   /* #P:N */
+    char model[64], release[32];    /* summary_set_device */
     struct sum_vsync vsync[2];  /* VSYNC-app, VSYNC-sf */
     unsigned rate;          /* index in sum_rates (summary_finish) */
     uint64_t vsync_ns;      /* the median vsync gap, 0: none */

@@ -18,7 +18,9 @@ run_st 0 -o live.html -t 1 sched gfx view workq memreclaim sync --summary live.j
 lines_after_wrote out.txt >sum.txt
 n=$(wc -l <sum.txt)
 [ "$n" -ge 3 ] && [ "$n" -le 8 ] || { cat out.txt; fail "$n summary lines"; }
-grep -qE '^Trace: [0-9.]+ s, 4 CPUs, [0-9,]+ events, 0 lost$' sum.txt || { cat sum.txt; fail "Trace line"; }
+# the device's model and Android release (the simulator's getprop answers)
+grep -qE '^Trace: [0-9.]+ s, 4 CPUs, [0-9,]+ events, 0 lost \(SystraceSim, Android [0-9.]+\)$' \
+    sum.txt || { cat sum.txt; fail "Trace line"; }
 grep -qE '^CPU busy [0-9.]+%: .+ [0-9.]+%' sum.txt || { cat sum.txt; fail "CPU line"; }
 grep -qE '^Frames: com\.[a-z.0-9]+ [0-9]+, [0-9]+ janky \(> 16\.7 ms\)' sum.txt ||
     { cat sum.txt; fail "Frames line"; }
@@ -42,6 +44,7 @@ assert f and all(set(x) >= {'pid', 'process', 'frames', 'janky', 'worst_ms', 'wo
 assert all(0 <= x['janky'] <= x['frames'] for x in f), f
 assert all(x['process'].startswith('com.') for x in f), f
 assert d['device'], d
+assert d['device_model'] == 'SystraceSim' and d['android_version'], d
 PY
 # -q: nothing on stdout, the JSON all the same
 run_st 0 -q -o quiet.html -t 1 sched gfx --summary quiet.json
@@ -69,6 +72,7 @@ run_st 0 --from-file "$CORPUS/atrace/systrace_test_data/decompressed_atrace_data
 assert_contains out.txt "CPU: no sched_switch events, so no CPU time"
 assert_contains out.txt "Frames: "
 assert_not_contains out.txt "CPU busy"
+grep -qE '^Trace: .* lost$' out.txt || { cat out.txt; fail "a conversion names no device"; }
 run_st 0 -q --from-file "$CORPUS/atrace/systrace_test_data/atrace_data_raw" -o d.html --summary d.json
 [ ! -s out.txt ] || fail "-q printed on a conversion"
 python3 - d.json <<'PY' || fail "conversion JSON"
@@ -76,5 +80,6 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['sched_switch_events'] == 72 and d['processes'] and d['frames'] == [], d
 assert d['categories_without_events'] == [] and d['device'] is None, d
+assert d['device_model'] is None and d['android_version'] is None, d
 PY
 echo ok

@@ -193,6 +193,36 @@ static void test_display_rate(void **st)
     expect_budget("VSYNC-appx", 8333, 60, 1, "\"vsync_period_ms\": null");
 }
 
+/* The device named in the Trace line and the JSON, cleaned of control
+ * characters; a conversion names none. */
+static void test_device(void **st)
+{
+    (void)st;
+    struct summary *s = run(NULL, 0, 4096);
+    struct dynbuf o;
+    dynbuf_init(&o, 1 << 20);
+    assert_int_equal(summary_text(s, "", &o), ST_OK);
+    assert_int_equal(dynbuf_addc(&o, 0), ST_OK);
+    assert_non_null(strstr(o.data, " lost\n"));
+    summary_set_device(s, "Pixel\x1b[2J 7 ", "14");
+    dynbuf_reset(&o);
+    assert_int_equal(summary_text(s, "", &o), ST_OK);
+    assert_int_equal(dynbuf_addc(&o, 0), ST_OK);
+    assert_non_null(strstr(o.data, " lost (Pixel[2J 7, Android 14)\n"));
+    dynbuf_reset(&o);
+    assert_int_equal(summary_json(s, "emulator-5554", &o), ST_OK);
+    assert_int_equal(dynbuf_addc(&o, 0), ST_OK);
+    assert_non_null(strstr(o.data, "\"device_model\": \"Pixel[2J 7\""));
+    assert_non_null(strstr(o.data, "\"android_version\": \"14\""));
+    summary_set_device(s, NULL, "9");
+    dynbuf_reset(&o);
+    assert_int_equal(summary_text(s, "", &o), ST_OK);
+    assert_int_equal(dynbuf_addc(&o, 0), ST_OK);
+    assert_non_null(strstr(o.data, " lost (Android 9)\n"));
+    dynbuf_free(&o);
+    summary_free(s);
+}
+
 static void test_whole(void **st)
 {
     (void)st;
@@ -309,7 +339,7 @@ static void test_empty(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_display_rate),
+        cmocka_unit_test(test_display_rate), cmocka_unit_test(test_device),
         cmocka_unit_test(test_whole),          cmocka_unit_test(test_bytewise),
         cmocka_unit_test(test_categories),     cmocka_unit_test(test_no_markers),
         cmocka_unit_test(test_cut_and_restart), cmocka_unit_test(test_empty),

@@ -71,6 +71,8 @@ struct capture {
     int host;                   /* linux target: this machine's kernel */
     struct tracefs *tfs;        /* linux target: its tracefs (ftrace_fs.h) */
     int sdk;
+    char model[64];             /* ro.product.model, "" unknown */
+    char release[32];           /* ro.build.version.release */
     int root;                   /* adbd runs as root */
     char tracing_dir[64];       /* /sys/kernel/tracing or .../debug/tracing */
     /* what else traces the device (the probe; atrace and Perfetto must not

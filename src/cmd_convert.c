@@ -22,6 +22,7 @@
 #include "formats/html/viewer.h"
 #include "outname.h"
 #include "pfopen.h"
+#include "sumreport.h"
 
 void report_written(const struct st_options *o, const char *path)
 {
@@ -93,7 +94,7 @@ int open_trace_events(const struct st_options *o, struct tracewriter *w, struct 
     }
     struct tw_tee tee;
     tevents_tee(*t, &tee);
-    tw_set_tee(w, &tee);
+    tw_add_tee(w, &tee);
     return 0;
 }
 
@@ -192,6 +193,7 @@ int cmd_from_file(const struct st_options *o)
     }
     struct tracewriter *w = NULL;
     struct tevents *te = NULL;
+    struct summary *sum = NULL;
     enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &v, &w);
     int rc = EXIT_OK, partial = 0;
     enum ff_kind kind = FF_UNKNOWN;
@@ -201,7 +203,8 @@ int cmd_from_file(const struct st_options *o)
         rc = EXIT_ERROR;
         goto done;
     }
-    if (open_trace_events(o, w, &te)) {
+    if (open_trace_events(o, w, &te) ||
+        sumreport_open(o->summary, !o->quiet, w, NULL, 0, &sum)) {
         rc = EXIT_ERROR;
         goto done;
     }
@@ -219,6 +222,8 @@ int cmd_from_file(const struct st_options *o)
     open_result(o, out);
     if (commit_trace_events(o, te))
         rc = EXIT_ERROR;
+    if (sumreport_commit(sum, o->summary, !o->quiet, NULL, NULL))
+        rc = EXIT_ERROR;
     if (o->open == BROWSER_PERFETTO)
         open_in_perfetto(o, kind == FF_PERFETTO && !outname_is_stdin(o->from_file) ?
                          o->from_file : out);
@@ -226,6 +231,7 @@ done:
     sig_restore();
     tw_free(w);
     tevents_free(te);
+    summary_free(sum);
     viewer_free(&v);
     outname_free(&name);
     return rc;

@@ -90,6 +90,7 @@ static int capture(struct run *r)
     int rc = result_open(r->o, ".ftrace", &r->res);
     if (rc)
         return rc;
+    r->res.device = "linux";
     r->c.raw_path = r->res.raw;
     enum st_err e = controller_run(&r->c, &r->u, r->res.w, r->sigfd);
     if (e) {

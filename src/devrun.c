@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "agents/android/probe.h"
+#include "formats/summary/summary.h"
 #include "cli.h"
 #include "outname.h"
 #include "lib/esctext.h"
@@ -70,8 +71,9 @@ int devrun_init(struct devrun *d, const struct st_options *o, const char *want, 
         }
         d->c.cancel_fd = d->cancel[0];
     }
+    d->quiet_asked = o->quiet;
     if (several)
-        d->o.quiet = 1;     /* the run prints one summary line per device */
+        d->o.quiet = 1;     /* the run prints one outcome line per device */
     return 0;
 }
 
@@ -126,9 +128,14 @@ static int name_outputs(struct devrun *d, char *err, size_t errlen)
     if (d->several && d->o.trace_events &&
         !(d->te_path = with_serial(d->o.trace_events, d->c.serial)))
         return -1;
+    if (d->several && d->o.summary &&
+        !(d->sum_path = with_serial(d->o.summary, d->c.serial)))
+        return -1;
     d->o.output = d->out_path;
     if (d->te_path)
         d->o.trace_events = d->te_path;
+    if (d->sum_path)
+        d->o.summary = d->sum_path;
     return 0;
 }
 
@@ -199,11 +206,18 @@ int devrun_start(struct devrun *d, const struct viewer *v)
         d->c.ui.warn(d->c.ui.ctx, "%s already exists and is left alone; this capture goes "
                      "to %s (-o names the output)", d->taken, d->out_path);
     if ((d->rc = result_open_viewer(&d->o, d->o.perfetto ? ".perfetto-trace" : ".atrace", v,
-                                    &d->res))) {
+                                    !d->quiet_asked, &d->res))) {
         snprintf(d->outcome, sizeof(d->outcome), "failed: its output cannot be written");
         return d->rc;
     }
     d->c.raw_path = d->res.raw;
+    d->res.device = d->c.serial;
+    if (d->res.sum)
+        summary_set_device(d->res.sum, d->c.model, d->c.release);
+    if (d->several) {
+        snprintf(d->sum_prefix, sizeof(d->sum_prefix), "%.70s: ", d->c.serial);
+        d->res.sum_prefix = d->sum_prefix;
+    }
     enum st_err e = ctl_new(&d->c, &d->ctl);
     d->started = 1;     /* from here on the device may be tracing */
     if (!e)
@@ -276,5 +290,6 @@ void devrun_free(struct devrun *d)
             close(d->cancel[i]);
     free(d->out_path);
     free(d->te_path);
+    free(d->sum_path);
     free(d->taken);
 }

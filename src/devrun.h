@@ -39,6 +39,11 @@ struct devrun {
     char stop_hint[360];
     char *out_path, *te_path;   /* owned, when named after the serial or
                                  * picked because the default exists */
+    char *sum_path;             /* --summary FILE named after the serial */
+    int quiet_asked;            /* -q (several devices are quiet but for the
+                                 * summary lines) */
+    char sum_prefix[80];        /* "SERIAL: " before a several-device run's
+                                 * summary lines */
     char *taken;                /* that existing default name, or NULL */
 };
 

@@ -39,8 +39,8 @@ const struct optdef st_optdefs[] = {
      "HOST:PORT (TCP) or a USB serial; given several times, traces those devices at once",
      "With several devices each gets its own page, named after the output with the serial "
      "before the extension (trace-SERIAL.html; characters other than letters, digits, '.', "
-     "'_' and '-' in the serial become '_'), and likewise its --trace-events file and raw "
-     "dump. Tracing starts on all, one countdown, Enter or Ctrl-C ends it on all, and they "
+     "'_' and '-' in the serial become '_'), and likewise its --trace-events and --summary "
+     "files and raw dump. Tracing starts on all, one countdown, Enter or Ctrl-C ends it on all, and they "
      "are collected in parallel. A device that fails costs no other its page: each device's "
      "outcome is printed on one line, and the exit status is non-zero if any failed."},
     {"all-devices", 0, NULL, OPT_ALL_DEVICES, SEC_GENERAL, 0,
@@ -74,6 +74,21 @@ const struct optdef st_optdefs[] = {
      "chrome://tracing, speedscope)",
      "Slices, counters, async slices, CPU slices, process and thread names; ts in "
      "microseconds. Works for live captures and --from-file."},
+    {"summary", 0, "FILE", OPT_SUMMARY, SEC_GENERAL, 0,
+     "also write the summary printed after a capture or conversion as JSON to FILE (for "
+     "scripts and CI)",
+     "After every capture and conversion a few lines say what the trace holds (not with "
+     "-q): its length, CPUs, events and lost events, CPU time of the busiest processes, "
+     "frames and janky frames (longer than 1/60 s, or one vsync of a faster display the "
+     "trace's VSYNC counters show) of the apps with the most frames, and "
+     "requested categories that recorded nothing. FILE gets the same as JSON: duration_s, "
+     "cpus, events, lost_events, processes (pid, name, cpu_ms, most first), frames (pid, "
+     "process, frames, janky, worst_ms, worst_at_s), frame_budget_ms, display_hz, "
+     "categories_without_events, event_counts. The numbers are the ones Perfetto's trace "
+     "processor gives on the same page: CPU time from sched_switch (idle left out), frames "
+     "from Choreographer#doFrame slices (RenderThread DrawFrame for an app without any). "
+     "With several devices each gets its own FILE, named after the serial as the pages "
+     "are."},
     {"from-file", 0, "FILE", OPT_FROM_FILE, SEC_GENERAL, 0,
      "convert a saved trace instead of tracing: atrace output (raw or -z), ftrace text, a "
      "systrace HTML page, JSON (systrace's own -j and --trace-events too), a Perfetto "

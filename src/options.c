@@ -259,6 +259,7 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_VIEWER_URL: o->viewer_url = arg; return 0;
     case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
     case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
+    case OPT_SUMMARY: o->summary = arg; return 0;
     case OPT_ALL_DEVICES: o->all_devices = 1; return 0;
     default: return checked_option(o, c, arg, err, errlen);
     }

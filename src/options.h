@@ -46,6 +46,7 @@ struct st_options {
     const char *viewer_url;     /* --viewer-url or $SYSTRACE_VIEWER_URL */
     int update_viewer;          /* --update-viewer */
     const char *trace_events;   /* --trace-events FILE */
+    const char *summary;        /* --summary FILE */
     const char *ftrace_categories;
     int quiet;                  /* -q: only errors */
     /* method traces */

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "lib/outfile.h"
+#include "sumreport.h"
 
 /* trace.html -> trace<ext>; for an output written in place (stdout,
  * /dev/null, a FIFO) trace<ext> in the working directory, not beside it. */
@@ -31,11 +32,11 @@ static char *raw_path_for(const char *out, const char *ext)
 
 int result_open(const struct st_options *o, const char *raw_ext, struct result *r)
 {
-    return result_open_viewer(o, raw_ext, NULL, r);
+    return result_open_viewer(o, raw_ext, NULL, -1, r);
 }
 
 int result_open_viewer(const struct st_options *o, const char *raw_ext,
-                       const struct viewer *v, struct result *r)
+                       const struct viewer *v, int show_summary, struct result *r)
 {
     memset(r, 0, sizeof(*r));
     r->out = options_output_path(o);
@@ -62,6 +63,9 @@ int result_open_viewer(const struct st_options *o, const char *raw_ext,
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->raw, err);
         return EXIT_ERROR;
     }
+    r->sum_show = show_summary >= 0 ? show_summary : !o->quiet;
+    if (sumreport_open(o->summary, r->sum_show, r->w, o->categories, o->ncategories, &r->sum))
+        return EXIT_ERROR;
     return open_trace_events(o, r->w, &r->te) ? EXIT_ERROR : EXIT_OK;
 }
 
@@ -76,6 +80,8 @@ int result_commit(const struct st_options *o, struct result *r)
     report_splits(o, r->w);
     report_written(o, r->out);
     int rc = commit_trace_events(o, r->te);
+    if (sumreport_commit(r->sum, o->summary, r->sum_show, r->sum_prefix, r->device))
+        rc = EXIT_ERROR;
     open_result(o, r->out);
     return rc;
 }
@@ -84,6 +90,7 @@ void result_free(struct result *r)
 {
     tw_free(r->w);
     tevents_free(r->te);
+    summary_free(r->sum);
     if (!r->shared_viewer)
         viewer_free(&r->v);
     free(r->out);

@@ -11,6 +11,7 @@
 #include "formats/tevents/tevents.h"
 #include "formats/html/tracewriter.h"
 #include "formats/html/viewer.h"
+#include "formats/summary/summary.h"
 
 struct result {
     char *out;              /* output path */
@@ -19,14 +20,21 @@ struct result {
     int shared_viewer;      /* v is a copy of a viewer someone else frees */
     struct tracewriter *w;
     struct tevents *te;     /* --trace-events, or NULL */
+    struct summary *sum;    /* the summary's state, or NULL when not wanted */
+    int sum_show;           /* print its lines (a run of several devices
+                             * is quiet but for them) */
+    const char *sum_prefix; /* before each line ("SERIAL: "), or NULL */
+    const char *device;     /* the JSON's "device" */
 };
 
 /* raw_ext: ".atrace" for device dumps, ".ftrace" for host text.  Prints
  * its own error; returns an exit code (cli.h). */
 int result_open(const struct st_options *o, const char *raw_ext, struct result *r);
-/* The same with a viewer loaded once for several results (NULL: load). */
+/* The same with a viewer loaded once for several results (NULL: load);
+ * show_summary: print the summary's lines even if o->quiet (-1: unless
+ * o->quiet). */
 int result_open_viewer(const struct st_options *o, const char *raw_ext,
-                       const struct viewer *v, struct result *r);
+                       const struct viewer *v, int show_summary, struct result *r);
 /* Commit the page and the trace-event file, report them; exit code. */
 int result_commit(const struct st_options *o, struct result *r);
 void result_free(struct result *r);

@@ -16,7 +16,8 @@ static const char probe_script[] =
     "getprop ro.build.version.sdk; "
     "test -e /sys/kernel/tracing/trace_marker && echo /sys/kernel/tracing || "
     "echo /sys/kernel/debug/tracing; id; echo '|'; pidof perfetto 2>/dev/null; echo '|'; "
-    "getprop debug.atrace.user_initiated; getprop persist.traced.enable";
+    "getprop debug.atrace.user_initiated; getprop persist.traced.enable; "
+    "getprop ro.product.model; getprop ro.build.version.release";
 
 /* Line i (0-based) of s, copied into out. */
 static void line_at(const char *s, int i, char *out, size_t n)
@@ -59,6 +60,9 @@ enum st_err device_probe(struct capture *c)
     if (second) {
         line_at(r.out, second + 1, user, sizeof(user));
         line_at(r.out, second + 2, c->traced_enable, sizeof(c->traced_enable));
+        /* for the summary's Trace line only: an old device without them is fine */
+        line_at(r.out, second + 3, c->model, sizeof(c->model));
+        line_at(r.out, second + 4, c->release, sizeof(c->release));
     }
     adb_result_free(&r);
     char *end;

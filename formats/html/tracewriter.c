@@ -103,10 +103,17 @@ void tw_set_split(struct tracewriter *w, uint64_t bytes)
 
 void tw_set_tee(struct tracewriter *w, const struct tw_tee *t)
 {
+    w->ntee = 0;
     if (t)
-        w->tee = *t;
-    else
-        memset(&w->tee, 0, sizeof(w->tee));
+        tw_add_tee(w, t);
+}
+
+enum st_err tw_add_tee(struct tracewriter *w, const struct tw_tee *t)
+{
+    if (w->ntee == TW_TEES_MAX)
+        return ST_EINVAL;
+    w->tee[w->ntee++] = *t;
+    return ST_OK;
 }
 
 /* ---- splitting ------------------------------------------------------ */
@@ -205,8 +212,9 @@ enum st_err tw_write(void *ctx, const void *p, size_t n)
         return ST_OK;
     w->part_bytes += n;
     w->last_nl = ((const unsigned char *)p)[n - 1] == '\n';
-    if (w->tee.write)
-        w->tee.write(w->tee.ctx, p, n);
+    for (int i = 0; i < w->ntee; i++)
+        if (w->tee[i].write)
+            w->tee[i].write(w->tee[i].ctx, p, n);
     if (w->fmt == TW_HTML && w->split_at && w->splittable)
         return split_write(w, p, n);
     return tw_with_carry(w, p, n, 0);
@@ -242,8 +250,9 @@ enum st_err tw_begin(struct tracewriter *w, const char *name)
     w->last_nl = 1;
     if (!strcmp(name, "systraceController"))
         w->has_controller = 1;
-    if (w->tee.begin)
-        w->tee.begin(w->tee.ctx, name);
+    for (int i = 0; i < w->ntee; i++)
+        if (w->tee[i].begin)
+            w->tee[i].begin(w->tee[i].ctx, name);
     if (w->fmt == TW_HTML) {
         w->splittable = ftrace && w->split_at;
         w->block_bytes = 0;
@@ -286,8 +295,9 @@ enum st_err tw_restart_part(struct tracewriter *w)
     w->hdr_overflow = 0;
     dynbuf_reset(&w->hdr);
     dynbuf_reset(&w->bounds);
-    if (w->tee.restart)
-        w->tee.restart(w->tee.ctx);
+    for (int i = 0; i < w->ntee; i++)
+        if (w->tee[i].restart)
+            w->tee[i].restart(w->tee[i].ctx);
     return ST_OK;
 }
 
@@ -297,8 +307,9 @@ enum st_err tw_end(struct tracewriter *w)
     w->in_part = 0;
     w->parts++;
     w->split_due = 0;       /* nothing follows: no empty last block */
-    if (w->tee.end)
-        w->tee.end(w->tee.ctx);
+    for (int i = 0; i < w->ntee; i++)
+        if (w->tee[i].end)
+            w->tee[i].end(w->tee[i].ctx);
     if (w->splittable && w->part_bytes > w->max_part_bytes)
         w->max_part_bytes = w->part_bytes;
     w->splits_done += (int)(w->bounds.len / sizeof(uint64_t));

@@ -34,8 +34,8 @@
  * Perfetto reads only the first ftrace section of a page; in JSON they
  * become one systemTraceEvents string (a key may appear only once).
  *
- * A tee (tw_set_tee) sees every part's name and raw payload, before
- * escaping: the trace-event converter hangs there.
+ * A tee (tw_set_tee, tw_add_tee) sees every part's name and raw payload,
+ * before escaping: the trace-event converter and the summary hang there.
  *
  * JSON: {"name": "payload", ..., "controllerTraceDataKey": ...} with every
  * payload a JSON string; invalid UTF-8 becomes U+FFFD so the file parses.
@@ -78,7 +78,12 @@ struct tw_tee {
     void (*restart)(void *ctx);
     void *ctx;
 };
+#define TW_TEES_MAX 4
+/* The only tee (NULL: none). */
 void tw_set_tee(struct tracewriter *w, const struct tw_tee *t);
+/* One more tee (the trace-event converter and the summary both listen);
+ * ST_EINVAL past TW_TEES_MAX.  Tees see each call in the order added. */
+enum st_err tw_add_tee(struct tracewriter *w, const struct tw_tee *t);
 enum st_err tw_begin(struct tracewriter *w, const char *name);
 enum st_err tw_write(void *w, const void *p, size_t n);
 enum st_err tw_end(struct tracewriter *w);

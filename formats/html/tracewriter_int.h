@@ -22,7 +22,8 @@ struct tracewriter {
     unsigned char carry[CARRY_MAX];    /* undecided bytes at a chunk end */
     size_t carrylen;
     int last_nl;                /* the payload so far ends with a newline */
-    struct tw_tee tee;
+    struct tw_tee tee[TW_TEES_MAX];
+    int ntee;
     /* splitting of HTML ftrace parts */
     uint64_t split_at;          /* 0: never */
     int splittable;             /* the current part may be split */

@@ -113,6 +113,12 @@ struct tev_line {
     size_t args_len;
 };
 int tev_parse_line(const char *p, size_t n, struct tev_line *l);
+/* The two halves of tev_parse_line: the fast path for the usual shape
+ * (tevents_fast.c; 0 when the line is not of that shape, whatever the
+ * general one says) and the general tokenizer.  Where the fast path
+ * answers, the general one gives the same fields. */
+int tev_parse_line_std(const char *p, size_t n, struct tev_line *l);
+int tev_parse_line_general(const char *p, size_t n, struct tev_line *l);
 
 /* An atrace payload (B|1|name ...). */
 struct tev_mark {

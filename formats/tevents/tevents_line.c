@@ -168,10 +168,11 @@ static int match_at(const char *p, size_t n, size_t i, struct tev_line *l)
     return after_cpu(p, n, i + 1, l);
 }
 
-int tev_parse_line(const char *p, size_t n, struct tev_line *l)
+int tev_parse_line_general(const char *p, size_t n, struct tev_line *l)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] != '-' || !match_at(p, n, i, l))
+    for (const char *d = memchr(p, '-', n); d; d = memchr(d + 1, '-', n - (size_t)(d + 1 - p))) {
+        size_t i = (size_t)(d - p);
+        if (!match_at(p, n, i, l))
             continue;
         size_t a = 0, b = i;
         while (a < b && is_ws(p[a]))
@@ -183,6 +184,11 @@ int tev_parse_line(const char *p, size_t n, struct tev_line *l)
         return 1;
     }
     return 0;
+}
+
+int tev_parse_line(const char *p, size_t n, struct tev_line *l)
+{
+    return tev_parse_line_std(p, n, l) || tev_parse_line_general(p, n, l);
 }
 
 /* ---- atrace payloads ------------------------------------------------- */

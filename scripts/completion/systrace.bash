@@ -64,7 +64,7 @@ _systrace()
     command -v "$prog" >/dev/null 2>&1 || prog=systrace
 
     case $prev in
-        -o | --from-file | --trace-events | --viewer | --method-profile | --call-graph | \
+        -o | --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
         --method-json | --asset-dir | --output)
             COMPREPLY=($(compgen -f -- "$cur"))
             compopt -o filenames 2>/dev/null
@@ -96,7 +96,7 @@ _systrace()
                     COMPREPLY=($(compgen -P "$opt=" -W 'text tsv' -- "$val")) ;;
                 --method-clock) COMPREPLY=($(compgen -P "$opt=" -W 'default cpu wall' -- "$val")) ;;
                 --serial) COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_serials)" -- "$val")) ;;
-                --from-file | --trace-events | --viewer | --method-profile | --call-graph | \
+                --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
                 --method-json | --output)
                     COMPREPLY=($(compgen -P "$opt=" -f -- "$val")) ;;
                 --atrace-categories | --ftrace-categories)

@@ -66,6 +66,77 @@ static void line_table(void **st)
     }
 }
 
+static int same_line(const struct tev_line *a, const struct tev_line *b)
+{
+    return a->task == b->task && a->task_len == b->task_len && a->tid == b->tid &&
+           a->tgid == b->tgid && a->cpu == b->cpu && a->ts_ns == b->ts_ns &&
+           a->event == b->event && a->event_len == b->event_len && a->args == b->args &&
+           a->args_len == b->args_len;
+}
+
+/* Where the fast path answers, the general tokenizer gives the same fields. */
+static void check_agree(const char *p, size_t n, int *fast)
+{
+    struct tev_line a, b;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    if (!tev_parse_line_std(p, n, &a))
+        return;
+    (*fast)++;
+    if (!tev_parse_line_general(p, n, &b) || !same_line(&a, &b))
+        fail_msg("the fast tokenizer differs on \"%.*s\"", (int)n, p);
+}
+
+/* Every usual shape, and each with every byte replaced by, and with, a
+ * byte that matters to the grammar, and with every byte deleted. */
+static void fast_agrees(void **st)
+{
+    (void)st;
+    static const char *const lines[] = {
+        "  surfaceflinger-598   ( 598) [001] d..2 1234.567890: sched_switch: prev_comm=a",
+        "<...>-18926 (-----) [000] ...1 683202.104223: tracing_mark_write: S|1|x|2",
+        "  app-7 [003] 5.000001: cpu_idle: state=1 cpu_id=3",
+        " Binder Thread-12-34 ( 12) [002] dNh2. 1.123456789: irq_handler_entry: irq=5",
+        "a-1 [000] ...1 2.5: foo:bar: x",
+        "a-1 ( 1) [000] ...1 2.000000: 0: B|1|x",
+        "     kworker/1:2-1003  ( 1003) [003] d..2 1000.000039: sched_switch: a=1",
+        "  x-1 ( 1) [000] d..2    50.000001: e:  \t args\r",
+        "  x-1 ( 1) [000] d..2 1.5: e:",
+        "  x-123456789 (123456789) [123456789] d..2 1234567890.5: e: a",
+        "  x-1234567890 ( 1) [000] d..2 1.5: e: a",
+        "  x-1 ( 1) [000] d..2 12345678901.5: e: a",
+        "  x-1 ( 1) [000] d..2 1.5: \xc3\xa9v\x7f: a",
+    };
+    static const char subst[] = {' ', '\t', '\n', '\r', '-', '(', ')', '[', ']', ':', '.', '0',
+                                 '9', 'a', 'f', 'g', 'Z', '\0', '\x01', '\x80', '|'};
+    char buf[256];
+    int fast = 0, base = 0;
+    for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++) {
+        size_t n = strlen(lines[i]);
+        assert_true(n < sizeof(buf) - 2);
+        check_agree(lines[i], n, &base);
+        for (size_t k = 0; k < n; k++) {
+            for (size_t c = 0; c < sizeof(subst); c++) {
+                memcpy(buf, lines[i], n);
+                buf[k] = subst[c];
+                check_agree(buf, n, &fast);
+                memcpy(buf, lines[i], k);
+                buf[k] = subst[c];
+                memcpy(buf + k + 1, lines[i] + k, n - k);
+                check_agree(buf, n + 1, &fast);
+            }
+            memcpy(buf, lines[i], k);
+            memcpy(buf + k, lines[i] + k + 1, n - k - 1);
+            check_agree(buf, n - 1, &fast);
+            check_agree(lines[i], k, &fast);     /* every prefix */
+        }
+    }
+    /* the usual shapes take the fast path (all but the two with a
+     * number too long for it and the one with a ':' inside the event) */
+    assert_int_equal(base, (int)(sizeof(lines) / sizeof(*lines)) - 3);
+    assert_true(fast > 1000);
+}
+
 static void mark_table(void **st)
 {
     (void)st;
@@ -430,6 +501,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_table),
+        cmocka_unit_test(fast_agrees),
         cmocka_unit_test(mark_table),
         cmocka_unit_test(json_text),
         cmocka_unit_test(slices_and_names),

@@ -1,0 +1,412 @@
+/*
+ * The trace summary's streaming side (summary.h): parts from the
+ * tracewriter tee are split into lines; ftrace lines are tokenized as
+ * Perfetto does (formats/tevents' tokenizer) and fold into per-CPU and
+ * per-thread state; process-dump lines give process names and thread
+ * bindings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/atrace/repair.h"
+#include "formats/atrace/streamtext.h"
+#include "formats/tevents/tevents.h"
+#include "summary_int.h"
+
+struct summary *summary_new(void)
+{
+    struct summary *s = calloc(1, sizeof(*s));
+    if (s)
+        dynbuf_init(&s->line, SUM_LINE_MAX);
+    return s;
+}
+
+void summary_free(struct summary *s)
+{
+    if (!s)
+        return;
+    dynbuf_free(&s->line);
+    sum_tab_free(s);
+    sum_results_free(s);
+    for (size_t i = 0; i < s->ncats; i++)
+        free(s->cats[i]);
+    free(s->cats);
+    free(s);
+}
+
+enum st_err summary_set_categories(struct summary *s, char *const *cats, size_t n)
+{
+    char **c = calloc(n ? n : 1, sizeof(*c));
+    if (!c)
+        return ST_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (!(c[i] = strdup(cats[i]))) {
+            while (i--)
+                free(c[i]);
+            free(c);
+            return ST_ENOMEM;
+        }
+    for (size_t i = 0; i < s->ncats; i++)
+        free(s->cats[i]);
+    free(s->cats);
+    s->cats = c;
+    s->ncats = n;
+    return ST_OK;
+}
+
+static void printable(char *dst, size_t cap, const char *src)
+{
+    size_t k = 0;
+    for (; src && *src && k + 1 < cap; src++)
+        if (*src >= ' ' && *src <= '~')
+            dst[k++] = *src;
+    while (k && dst[k - 1] == ' ')
+        k--;
+    dst[k] = '\0';
+}
+
+void summary_set_device(struct summary *s, const char *model, const char *release)
+{
+    printable(s->model, sizeof(s->model), model);
+    printable(s->release, sizeof(s->release), release);
+}
+
+static int starts(const char *p, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    return n >= k && !memcmp(p, lit, k);
+}
+
+/* ---- ftrace events ---------------------------------------------------- */
+
+/* next_pid of sched_switch args: the last " next_pid=N" (the args end
+ * with it and next_prio); 0 when absent. */
+static int next_pid_fast(const char *a, size_t n, uint32_t *pid)
+{
+    static const char key[] = " next_pid=";
+    size_t k = sizeof(key) - 1;
+    for (size_t i = n >= k ? n - k + 1 : 0; i-- > 0;) {
+        if (a[i] != ' ' || memcmp(a + i, key, k))
+            continue;
+        uint64_t v = 0;
+        size_t j = i + k, d = j;
+        while (j < n && a[j] >= '0' && a[j] <= '9' && v <= UINT32_MAX)
+            v = v * 10 + (uint64_t)(a[j++] - '0');
+        if (j == d || v > UINT32_MAX || (j < n && a[j] != ' '))
+            return 0;
+        *pid = (uint32_t)v;
+        return 1;
+    }
+    return 0;
+}
+
+static void on_switch(struct summary *s, const struct tev_line *l)
+{
+    struct tev_switch sw;
+    s->t.sched_switches++;
+    memset(&sw, 0, sizeof(sw));
+    if (!next_pid_fast(l->args, l->args_len, &sw.next_pid) &&
+        !tev_parse_switch(l->args, l->args_len, &sw))
+        return;
+    struct sum_cpu *c = sum_cpu(s, l->cpu);
+    if (!c)
+        return;
+    if (c->valid && c->tid && l->ts_ns >= c->ts) {
+        struct sum_thread *t = sum_thread(s, c->tid);
+        if (t)
+            t->cpu_ns += l->ts_ns - c->ts;
+    }
+    c->tid = sw.next_pid;
+    c->ts = l->ts_ns;
+    c->valid = 1;
+    if (sw.next_pid) {
+        struct sum_thread *t = sum_thread(s, sw.next_pid);
+        /* the comm is parsed only for a thread not named yet */
+        if (t && !t->name[0] && (sw.next_comm || tev_parse_switch(l->args, l->args_len, &sw)))
+            sum_copy_name(t->name, sw.next_comm, sw.next_comm_len);
+    }
+}
+
+static int frame_kind(const struct tev_mark *m, const struct tev_line *l)
+{
+    static const char dofr[] = "Choreographer#doFrame", draw[] = "DrawFrame";
+    size_t k = sizeof(dofr) - 1;
+    if (m->name_len >= k && !memcmp(m->name, dofr, k) &&
+        (m->name_len == k || m->name[k] == ' '))
+        return FK_DOFRAME;
+    if (starts(m->name, m->name_len, draw) && l->task_len == 12 &&
+        !memcmp(l->task, "RenderThread", 12))
+        return FK_DRAWFRAME;
+    return -1;
+}
+
+static void slice_begin(struct summary *s, struct sum_thread *t, const struct tev_mark *m,
+                        const struct tev_line *l)
+{
+    int kind = frame_kind(m, l);
+    if (kind >= 0) {
+        t->fs[kind].frames++;
+        if (t->nopen < SUM_OPEN_FRAMES)
+            t->open[t->nopen++] = (struct sum_open){t->depth, (uint8_t)kind, l->ts_ns};
+        else
+            s->t.dropped++;
+    }
+    t->depth++;
+}
+
+static void slice_end(struct sum_thread *t, uint64_t ts)
+{
+    if (!t->depth)
+        return;         /* an end without a begin: Perfetto ignores it */
+    t->depth--;
+    if (!t->nopen || t->open[t->nopen - 1].level != t->depth)
+        return;
+    struct sum_open *o = &t->open[--t->nopen];
+    struct sum_fstat *f = &t->fs[o->kind];
+    uint64_t dur = ts >= o->ts ? ts - o->ts : 0;
+    for (unsigned i = 0; i < SUM_RATES; i++)
+        f->janky[i] += dur * sum_rates[i] > 1000000000ull;
+    if (dur > f->worst_ns) {
+        f->worst_ns = dur;
+        f->worst_ts = o->ts;
+    }
+}
+
+static void on_mark(struct summary *s, const struct tev_line *l)
+{
+    struct tev_mark m;
+    if (!tev_parse_mark(l->args, l->args_len, &m))
+        return;         /* not an app's marker (the clock-sync one) */
+    s->have_marks = 1;
+    if (m.phase == 'C')
+        sum_vsync_flip(s, m.name, m.name_len, l->ts_ns);
+    if (m.phase != 'B' && m.phase != 'E')
+        return;
+    struct sum_thread *t = sum_thread(s, l->tid);
+    if (!t)
+        return;
+    if (!t->name[0] && !(l->task_len == 5 && !memcmp(l->task, "<...>", 5)))
+        sum_copy_name(t->name, l->task, l->task_len);
+    if (m.phase == 'E') {
+        slice_end(t, l->ts_ns);
+        return;
+    }
+    if (m.tgid > 0)
+        t->tgid = m.tgid;
+    slice_begin(s, t, &m, l);
+}
+
+static int is_mark(const struct tev_line *l)
+{
+    return (l->event_len == 18 && !memcmp(l->event, "tracing_mark_write", 18)) ||
+           (l->event_len == 5 && !memcmp(l->event, "print", 5)) ||
+           (l->event_len == 1 && l->event[0] == '0');
+}
+
+static void on_event(struct summary *s, const struct tev_line *l)
+{
+    struct summary_totals *t = &s->t;
+    t->events++;
+    if (!s->have_events || l->ts_ns < t->first_ns)
+        t->first_ns = l->ts_ns;
+    if (!s->have_events || l->ts_ns > t->last_ns)
+        t->last_ns = l->ts_ns;
+    s->have_events = 1;
+    if (l->cpu < SUM_CPUS_MAX && l->cpu + 1 > t->cpus)
+        t->cpus = l->cpu + 1;
+    sum_count_name(s, l->event, l->event_len);
+    if (l->tgid >= 0) {
+        struct sum_thread *th = sum_thread(s, l->tid);
+        if (th)
+            th->tgid = l->tgid;
+    }
+    if (l->event_len == 12 && !memcmp(l->event, "sched_switch", 12))
+        on_switch(s, l);
+    else if (is_mark(l))
+        on_mark(s, l);
+}
+
+/* '#' lines: the header's CPU count, LOST notices, CPU buffer starts. */
+static void comment_line(struct summary *s, const char *p, size_t n)
+{
+    if (starts(p, n, "# CPU:")) {
+        long long lost = stext_lost(p + 2, n - 2);
+        if (lost > 0)
+            s->t.lost += (uint64_t)lost;
+    } else if (s->part_body && repair_is_cpu_marker(p, n)) {
+        sum_reset_events(s);
+        s->part_body = 0;
+    } else if (!s->part_body) {
+        const char *at = memmem(p, n, "#P:", 3);
+        if (at) {
+            unsigned v = 0;
+            for (at += 3; at < p + n && *at >= '0' && *at <= '9' && v < SUM_CPUS_MAX; at++)
+                v = v * 10 + (unsigned)(*at - '0');
+            s->header_cpus = v;
+        }
+    }
+}
+
+static void ftrace_line(struct summary *s, const char *p, size_t n)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    if (n && p[0] == '#') {
+        comment_line(s, p, n);
+        return;
+    }
+    s->part_body = 1;
+    struct tev_line l;
+    if (tev_parse_line(p, n, &l))
+        on_event(s, &l);
+}
+
+/* ---- the process dump ------------------------------------------------- */
+
+struct tok {
+    const char *p;
+    size_t n;
+};
+
+static size_t split(const char *p, size_t n, struct tok *tk, size_t max)
+{
+    size_t k = 0, i = 0;
+    while (i < n && k < max) {
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
+            i++;
+        if (i == n)
+            break;
+        tk[k].p = p + i;
+        while (i < n && p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+            i++;
+        tk[k].n = (size_t)(p + i - tk[k].p);
+        k++;
+    }
+    return k;
+}
+
+static int tok_num(const struct tok *t, int64_t *v)
+{
+    *v = 0;
+    if (!t->n || t->n > 10)
+        return 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->p[i] < '0' || t->p[i] > '9')
+            return 0;
+        *v = *v * 10 + (t->p[i] - '0');
+    }
+    return 1;
+}
+
+/* Long form `USER PID PPID VSZ RSS WCHAN ADDR S NAME [COMM]`: names;
+ * thread form `USER PID TID CMD`: thread bindings (Perfetto reads both). */
+static void psdump_line(struct summary *s, const char *p, size_t n)
+{
+    struct tok tk[10];
+    size_t k = split(p, n, tk, 10);
+    if (k >= 3 && tk[1].n == 3 && !memcmp(tk[1].p, "PID", 3)) {
+        s->ps_form = tk[2].n == 3 && !memcmp(tk[2].p, "TID", 3) ? 2 : 1;
+        return;
+    }
+    int64_t a, b;
+    if (s->ps_form == 2 && k >= 4 && tok_num(&tk[1], &a) && tok_num(&tk[2], &b)) {
+        struct sum_thread *t = sum_thread(s, (uint32_t)b);
+        if (t) {
+            t->tgid = a;
+            if (!t->name[0])
+                sum_copy_name(t->name, tk[3].p, tk[3].n);
+        }
+    } else if (s->ps_form == 1 && k >= 9 && tok_num(&tk[1], &a)) {
+        sum_set_pname(s, a, tk[8].p, tk[8].n);
+    }
+}
+
+/* ---- parts and lines -------------------------------------------------- */
+
+static void one_line(struct summary *s, const char *p, size_t n)
+{
+    if (s->mode == SM_FTRACE)
+        ftrace_line(s, p, n);
+    else if (s->mode == SM_PSDUMP)
+        psdump_line(s, p, n);
+}
+
+void summary_feed(struct summary *s, const void *buf, size_t n)
+{
+    const char *p = buf, *end = p + n;
+    while (p < end && s->mode != SM_NONE) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (s->skipping) {
+            s->skipping = !nl;
+        } else if (!nl || s->line.len) {
+            if (dynbuf_add(&s->line, p, k)) {
+                dynbuf_reset(&s->line);
+                s->skipping = !nl;
+                s->t.dropped++;
+            } else if (nl) {
+                one_line(s, s->line.data, s->line.len);
+                dynbuf_reset(&s->line);
+            }
+        } else {
+            one_line(s, p, k);
+        }
+        p += k + (nl ? 1 : 0);
+    }
+}
+
+void summary_begin_part(struct summary *s, const char *name)
+{
+    dynbuf_reset(&s->line);
+    s->skipping = 0;
+    s->mode = !strcmp(name, "systemTraceEvents") ? SM_FTRACE
+              : !strcmp(name, "androidProcessDump") ? SM_PSDUMP : SM_NONE;
+    s->ps_form = 0;
+    s->part_body = 0;
+}
+
+void summary_end_part(struct summary *s)
+{
+    if (s->line.len && !s->skipping)
+        one_line(s, s->line.data, s->line.len);
+    dynbuf_reset(&s->line);
+    s->mode = SM_NONE;
+}
+
+void summary_restart_part(struct summary *s)
+{
+    dynbuf_reset(&s->line);
+    s->skipping = 0;
+    s->part_body = 0;
+    if (s->mode == SM_FTRACE)
+        sum_reset_events(s);
+}
+
+static void tee_begin(void *ctx, const char *name)
+{
+    summary_begin_part(ctx, name);
+}
+
+static void tee_write(void *ctx, const void *p, size_t n)
+{
+    summary_feed(ctx, p, n);
+}
+
+static void tee_end(void *ctx)
+{
+    summary_end_part(ctx);
+}
+
+static void tee_restart(void *ctx)
+{
+    summary_restart_part(ctx);
+}
+
+void summary_tee(struct summary *s, struct tw_tee *tee)
+{
+    tee->begin = tee_begin;
+    tee->write = tee_write;
+    tee->end = tee_end;
+    tee->restart = tee_restart;
+    tee->ctx = s;
+}

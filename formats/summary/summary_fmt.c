@@ -1,0 +1,218 @@
+/*
+ * The trace summary's two forms (summary.h): a few terminal lines and the
+ * JSON object of --summary=FILE.  Percentages are of the CPU time the
+ * trace spans (duration x CPUs).  JSON strings escape quotes, backslashes
+ * and control characters; bytes outside ASCII become '?', so the file
+ * always parses whatever bytes a process name holds.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "summary_int.h"
+
+#define TOP_PROCS 3
+#define TOP_APPS 3
+
+/* 1204311 -> "1,204,311" */
+static void grouped(char *out, size_t n, uint64_t v)
+{
+    char d[32];
+    int len = snprintf(d, sizeof(d), "%llu", (unsigned long long)v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = d[i];
+    }
+    out[o] = '\0';
+}
+
+static double span_ns(const struct summary_totals *t)
+{
+    return (double)(t->last_ns - t->first_ns);
+}
+
+static double pct(const struct summary_totals *t, uint64_t ns)
+{
+    double cap = span_ns(t) * (t->cpus ? t->cpus : 1);
+    return cap > 0 ? 100.0 * (double)ns / cap : 0;
+}
+
+static void cpu_line(const struct summary *s, const char *prefix, struct dynbuf *o)
+{
+    const struct summary_totals *t = &s->t;
+    if (!t->sched_switches || !s->nprocs) {
+        dynbuf_printf(o, "%sCPU: no sched_switch events, so no CPU time (the sched category "
+                         "records them)\n", prefix);
+        return;
+    }
+    double busy = pct(t, t->busy_ns);
+    dynbuf_printf(o, "%sCPU busy %.*f%%:", prefix, busy < 10 ? 1 : 0, busy);
+    for (size_t i = 0; i < s->nprocs && i < TOP_PROCS; i++)
+        dynbuf_printf(o, "%s %s %.1f%%", i ? "," : "",
+                      s->procs[i].name[0] ? s->procs[i].name : "?", pct(t, s->procs[i].cpu_ns));
+    dynbuf_addstr(o, s->nprocs > TOP_PROCS ? ", ...\n" : "\n");
+}
+
+static void frame_lines(const struct summary *s, const char *prefix, struct dynbuf *o)
+{
+    if (!s->nframes) {
+        dynbuf_printf(o, "%sFrames: none (no Choreographer#doFrame or RenderThread DrawFrame "
+                         "slices)\n", prefix);
+        return;
+    }
+    for (size_t i = 0; i < s->nframes && i < TOP_APPS; i++) {
+        const struct summary_frames *f = &s->frames[i];
+        char n[32], who[40];
+        grouped(n, sizeof(n), f->frames);
+        snprintf(who, sizeof(who), "pid %lld", (long long)f->pid);
+        dynbuf_printf(o, "%sFrames: %s %s%s, %llu janky (> %.1f ms)", prefix,
+                      f->process[0] ? f->process : who, n,
+                      f->source[0] == 'D' ? " (RenderThread DrawFrame)" : "",
+                      (unsigned long long)f->janky, 1000.0 / s->t.display_hz);
+        if (f->worst_ns)
+            dynbuf_printf(o, ", worst %.0f ms at %.2f s", f->worst_ns / 1e6,
+                          f->worst_at_ns / 1e9);
+        if (i + 1 == TOP_APPS && s->nframes > TOP_APPS)
+            dynbuf_printf(o, " (and %zu more apps)", s->nframes - TOP_APPS);
+        dynbuf_addc(o, '\n');
+    }
+}
+
+enum st_err summary_text(const struct summary *s, const char *prefix, struct dynbuf *o)
+{
+    const struct summary_totals *t = &s->t;
+    char ev[32], lost[32];
+    grouped(ev, sizeof(ev), t->events);
+    grouped(lost, sizeof(lost), t->lost);
+    if (!t->events)
+        dynbuf_printf(o, "%sTrace: no events, %s lost", prefix, lost);
+    else
+        dynbuf_printf(o, "%sTrace: %.1f s, %u CPU%s, %s events, %s lost", prefix,
+                      span_ns(t) / 1e9, t->cpus, t->cpus == 1 ? "" : "s", ev, lost);
+    if (s->model[0] && s->release[0])
+        dynbuf_printf(o, " (%s, Android %s)", s->model, s->release);
+    else if (s->model[0] || s->release[0])
+        dynbuf_printf(o, " (%s%s)", s->release[0] ? "Android " : "",
+                      s->model[0] ? s->model : s->release);
+    dynbuf_addc(o, '\n');
+    if (t->events) {
+        cpu_line(s, prefix, o);
+        frame_lines(s, prefix, o);
+    }
+    if (s->nempty) {
+        dynbuf_printf(o, "%sNo events from:", prefix);
+        for (size_t i = 0; i < s->nempty; i++)
+            dynbuf_printf(o, "%s %s", i ? "," : "", s->empty[i]);
+        dynbuf_addc(o, '\n');
+    }
+    /* appends fail only for memory; the last line tells */
+    return o->len && o->data[o->len - 1] == '\n' ? ST_OK : ST_ENOMEM;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static void jstr(struct dynbuf *o, const char *p)
+{
+    dynbuf_addc(o, '"');
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\')
+            dynbuf_printf(o, "\\%c", c);
+        else if (c < 0x20)
+            dynbuf_printf(o, "\\u%04x", c);
+        else
+            dynbuf_addc(o, c < 0x80 ? (char)c : '?');
+    }
+    dynbuf_addc(o, '"');
+}
+
+static void json_procs(const struct summary *s, struct dynbuf *o)
+{
+    dynbuf_addstr(o, "  \"processes\": [");
+    for (size_t i = 0; i < s->nprocs; i++) {
+        const struct summary_proc *p = &s->procs[i];
+        dynbuf_printf(o, "%s\n    {\"pid\": %lld, \"name\": ", i ? "," : "", (long long)p->pid);
+        jstr(o, p->name);
+        dynbuf_printf(o, ", \"cpu_ms\": %.3f, \"cpu_pct\": %.2f}", p->cpu_ns / 1e6,
+                      pct(&s->t, p->cpu_ns));
+    }
+    dynbuf_addstr(o, s->nprocs ? "\n  ],\n" : "],\n");
+}
+
+static void json_frames(const struct summary *s, struct dynbuf *o)
+{
+    dynbuf_addstr(o, "  \"frames\": [");
+    for (size_t i = 0; i < s->nframes; i++) {
+        const struct summary_frames *f = &s->frames[i];
+        dynbuf_printf(o, "%s\n    {\"pid\": %lld, \"process\": ", i ? "," : "",
+                      (long long)f->pid);
+        jstr(o, f->process);
+        dynbuf_printf(o, ", \"source\": ");
+        jstr(o, f->source);
+        dynbuf_printf(o, ", \"frames\": %llu, \"janky\": %llu, ",
+                      (unsigned long long)f->frames, (unsigned long long)f->janky);
+        if (f->worst_ns)
+            dynbuf_printf(o, "\"worst_ms\": %.3f, \"worst_at_s\": %.6f}", f->worst_ns / 1e6,
+                          f->worst_at_ns / 1e9);
+        else
+            dynbuf_addstr(o, "\"worst_ms\": null, \"worst_at_s\": null}");
+    }
+    dynbuf_addstr(o, s->nframes ? "\n  ],\n" : "],\n");
+}
+
+static void json_tail(const struct summary *s, struct dynbuf *o)
+{
+    dynbuf_addstr(o, "  \"categories_without_events\": [");
+    for (size_t i = 0; i < s->nempty; i++) {
+        dynbuf_addstr(o, i ? ", " : "");
+        jstr(o, s->empty[i]);
+    }
+    dynbuf_addstr(o, "],\n  \"event_counts\": {");
+    for (uint32_t i = 0; i < s->nnames; i++) {
+        dynbuf_addstr(o, i ? ", " : "");
+        jstr(o, s->names[i].name);
+        dynbuf_printf(o, ": %llu", (unsigned long long)s->names[i].count);
+    }
+    dynbuf_printf(o, "},\n  \"dropped\": %llu\n}\n", (unsigned long long)s->t.dropped);
+}
+
+enum st_err summary_json(const struct summary *s, const char *device, struct dynbuf *o)
+{
+    const struct summary_totals *t = &s->t;
+    dynbuf_addstr(o, "{\n  \"device\": ");
+    if (device)
+        jstr(o, device);
+    else
+        dynbuf_addstr(o, "null");
+    dynbuf_addstr(o, ",\n  \"device_model\": ");
+    if (s->model[0])
+        jstr(o, s->model);
+    else
+        dynbuf_addstr(o, "null");
+    dynbuf_addstr(o, ",\n  \"android_version\": ");
+    if (s->release[0])
+        jstr(o, s->release);
+    else
+        dynbuf_addstr(o, "null");
+    dynbuf_printf(o, ",\n  \"duration_s\": %.6f,\n  \"start_s\": %.6f,\n  \"cpus\": %u,\n"
+                     "  \"events\": %llu,\n  \"lost_events\": %llu,\n"
+                     "  \"sched_switch_events\": %llu,\n",
+                  span_ns(t) / 1e9, t->first_ns / 1e9, t->cpus,
+                  (unsigned long long)t->events, (unsigned long long)t->lost,
+                  (unsigned long long)t->sched_switches);
+    if (t->sched_switches && s->nprocs)
+        dynbuf_printf(o, "  \"cpu_busy_pct\": %.2f,\n", pct(t, t->busy_ns));
+    else
+        dynbuf_addstr(o, "  \"cpu_busy_pct\": null,\n");
+    dynbuf_printf(o, "  \"frame_budget_ms\": %.3f,\n  \"display_hz\": %u,\n",
+                  1000.0 / t->display_hz, t->display_hz);
+    if (t->vsync_ns)
+        dynbuf_printf(o, "  \"vsync_period_ms\": %.2f,\n", t->vsync_ns / 1e6);
+    else
+        dynbuf_addstr(o, "  \"vsync_period_ms\": null,\n");
+    json_procs(s, o);
+    json_frames(s, o);
+    json_tail(s, o);
+    return o->len > 2 && !memcmp(o->data + o->len - 2, "}\n", 2) ? ST_OK : ST_ENOMEM;
+}

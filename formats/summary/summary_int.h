@@ -1,0 +1,140 @@
+/*
+ * Internals of the trace summary (summary.h): summary.c (parts, lines,
+ * events), summary_tab.c (thread, process and event-name tables),
+ * summary_out.c (totals, categories, the terminal lines and JSON).
+ */
+#ifndef SYSTRACE_SUMMARY_INT_H
+#define SYSTRACE_SUMMARY_INT_H
+
+#include <string.h>
+
+#include "summary.h"
+
+#define SUM_OPEN_FRAMES 4           /* frame slices open at once per thread */
+#define SUM_NAME_LEN 32             /* thread and event names */
+#define SUM_PNAME_LEN 128           /* process names from the dump */
+#define SUM_NAME_SLOTS 256
+#define SUM_TCACHE 1024            /* tid -> thread index + 1, direct-mapped */
+
+enum { FK_DOFRAME, FK_DRAWFRAME, FK_COUNT };
+
+struct sum_open {
+    uint32_t level;         /* slice depth the frame was begun at */
+    uint8_t kind;
+    uint64_t ts;
+};
+
+/* Display rates the frame budget can be (summary_vsync.c); janky frames
+ * are counted against each, the trace's rate picks one at the end. */
+#define SUM_RATES 8
+extern const unsigned sum_rates[SUM_RATES];     /* Hz, 60 first */
+
+struct sum_fstat {
+    uint64_t frames, worst_ns, worst_ts;
+    uint64_t janky[SUM_RATES];
+};
+
+#define SUM_VSYNC_MIN_NS 4000000ull
+#define SUM_VSYNC_BIN_NS 50000ull
+#define SUM_VSYNC_BINS 920          /* up to 50 ms */
+#define SUM_VSYNC_MIN_GAPS 10
+
+struct sum_vsync {
+    uint64_t last, n;
+    int seen;
+    uint32_t bins[SUM_VSYNC_BINS];
+};
+
+struct sum_thread {
+    uint32_t tid;
+    int64_t tgid;           /* -1: never bound to a process */
+    uint64_t cpu_ns;
+    uint32_t depth;         /* open slices */
+    uint32_t nopen;         /* open frame slices (<= SUM_OPEN_FRAMES) */
+    struct sum_open open[SUM_OPEN_FRAMES];
+    struct sum_fstat fs[FK_COUNT];
+    char name[SUM_NAME_LEN];
+};
+
+struct sum_cpu {
+    uint32_t tid;           /* running since ts */
+    int valid;
+    uint64_t ts;
+};
+
+struct sum_evname {
+    char name[SUM_NAME_LEN];
+    uint8_t len;
+    uint64_t count;
+};
+
+/* pid -> name from the process dump */
+struct sum_pname {
+    int64_t pid;
+    char name[SUM_PNAME_LEN];
+};
+
+enum sum_mode { SM_NONE, SM_FTRACE, SM_PSDUMP };
+
+struct summary {
+    enum sum_mode mode;
+    struct dynbuf line;     /* a line split across writes */
+    int skipping;           /* the rest of an over-long line */
+    int part_body;          /* the part had a line other than '#' ones */
+    int ps_form;            /* 0 header not seen, 1 long, 2 thread form */
+    /* threads: open addressing on tid -> index + 1 */
+    struct sum_thread *th;
+    uint32_t nth, capth;
+    uint32_t *thash;
+    uint32_t thmask;
+    uint32_t tcache[SUM_TCACHE];
+    struct sum_cpu *cpu;
+    uint32_t ncpu;
+    struct sum_evname names[SUM_NAMES_MAX];
+    uint32_t nnames;
+    uint32_t name_slot[SUM_NAME_SLOTS];    /* a hash of names -> index + 1 */
+    struct sum_pname *pn;   /* process dump names */
+    size_t npn, cappn;
+    int have_events;
+    int have_marks;         /* an atrace marker event appeared */
+    unsigned header_cpus;   /* #P:N */
+    char model[64], release[32];    /* summary_set_device */
+    struct sum_vsync vsync[2];  /* VSYNC-app, VSYNC-sf */
+    unsigned rate;          /* index in sum_rates (summary_finish) */
+    uint64_t vsync_ns;      /* the median vsync gap, 0: none */
+    struct summary_totals t;
+    char **cats;
+    size_t ncats;
+    /* results (summary_finish) */
+    struct summary_proc *procs;
+    size_t nprocs;
+    struct summary_frames *frames;
+    size_t nframes;
+    const char **empty;
+    size_t nempty;
+    int finished;
+};
+
+/* summary_tab.c */
+struct sum_thread *sum_thread(struct summary *s, uint32_t tid);
+struct sum_thread *sum_thread_find(const struct summary *s, uint32_t tid);
+struct sum_cpu *sum_cpu(struct summary *s, uint32_t cpu);
+void sum_count_name(struct summary *s, const char *p, size_t n);
+void sum_set_pname(struct summary *s, int64_t pid, const char *p, size_t n);
+const char *sum_pname(const struct summary *s, int64_t pid);
+void sum_copy_name_n(char *dst, size_t cap, const char *p, size_t n);
+#define sum_copy_name(dst, p, n) sum_copy_name_n((dst), SUM_NAME_LEN, (p), (n))
+/* forget every event (the circular-buffer cut, a part fetched again) */
+void sum_reset_events(struct summary *s);
+void sum_tab_free(struct summary *s);
+
+/* summary_vsync.c */
+void sum_vsync_flip(struct summary *s, const char *name, size_t n, uint64_t ts);
+/* Index in sum_rates of the display rate the trace shows (0: 60 Hz or
+ * nothing known); *period_ns the median vsync gap (0: none). */
+unsigned sum_vsync_rate(const struct summary *s, uint64_t *period_ns);
+
+/* summary_out.c */
+void sum_results_free(struct summary *s);
+
+#endif

@@ -48,7 +48,8 @@ grep -q 'TASK-PID' got.txt || fail "no TASK-PID line (Perfetto needs it)"
 tail -n 4 got.txt | cmp -s - app.log || fail "app log lines changed"
 
 # HTML in, HTML out: the trace survives re-wrapping, also twice
-check out.html "$D/decompressed_atrace_data.txt"
+cp out.html once.html      # (-o naming the input itself is refused)
+check once.html "$D/decompressed_atrace_data.txt"
 cp out.html again.html
 check again.html "$D/decompressed_atrace_data.txt"
 

@@ -188,4 +188,4 @@ uninstall:
 	    2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz systrace
+	rm -rf build build-asan build-fuzz build-fuzz-quick systrace

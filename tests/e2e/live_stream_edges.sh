@@ -68,13 +68,22 @@ start_sim --event-rate 400000
 converting() {   # the stop phase is over: the /proc listing for the TGID fix
     wait_for 60 grep -q "task/\[0-9\]" "$SIM_LOG" || fail "the conversion never started"
 }
+noted() {   # until the first Ctrl-C's note is out (polled tightly: a quiet
+            # machine converts this stream in well under a second)
+    i=0
+    while ! grep -q "still writing the page" err.txt; do
+        i=$((i + 1)); [ $i -gt 2000 ] && fail "no note after the first Ctrl-C"
+        sleep 0.005
+    done
+}
 for n in 1 2; do
-    "$SYSTRACE" --stream -t 3 -e "$SIM_SERIAL" -o conv$n.html sched gfx >out.txt 2>err.txt \
-        </dev/null &
+    # the second run traces longer, so its conversion outlasts the two Ctrl-Cs
+    "$SYSTRACE" --stream -t $((n * 3)) -e "$SIM_SERIAL" -o conv$n.html sched gfx >out.txt \
+        2>err.txt </dev/null &
     pid=$!
     converting
     kill -INT $pid
-    [ $n = 2 ] && { sleep 0.2; kill -INT $pid; }
+    [ $n = 2 ] && { noted; kill -INT $pid; }
     wait $pid; rc=$?
     [ $n = 2 ] || [ $rc = 0 ] || { cat out.txt err.txt; fail "one Ctrl-C during the conversion: exit $rc"; }
     assert_contains err.txt "tracing has stopped; still writing the page (Ctrl-C again to abandon it)"

@@ -6,6 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "formats/atrace/linecut.h"
+
 double capture_now_us(void)
 {
     struct timespec ts;
@@ -32,4 +34,13 @@ void capture_uuid(char out[40])
              "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
              b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
              b[12], b[13], b[14], b[15]);
+}
+
+void capture_warn_cut(struct capture *c, uint64_t lines)
+{
+    char cut[200];
+    if (!lines)
+        return;
+    lcut_message(cut, sizeof(cut), lines);
+    c->ui.warn(c->ui.ctx, "%s", cut);
 }

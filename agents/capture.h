@@ -116,4 +116,8 @@ double capture_now_us(void);
 /* A new random UUID4 string (36 chars + NUL). */
 void capture_uuid(char out[40]);
 
+/* The warning for lines a conversion cut (formats/atrace/linecut.h); none
+ * for 0. */
+void capture_warn_cut(struct capture *c, uint64_t lines);
+
 #endif

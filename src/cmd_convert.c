@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "lib/dynbuf.h"
 #include "formats/atrace/fromfile.h"
+#include "formats/atrace/linecut.h"
 #include "formats/tevents/tevents.h"
 #include "lib/signals.h"
 #include "formats/html/tracewriter.h"
@@ -171,6 +172,11 @@ static int convert(const struct st_options *o, struct tracewriter *w, const char
     }
     if (e == ST_ETRUNCATED)
         fprintf(stderr, "systrace: %s: %s\n", input_name(o), res.detail);
+    if (res.cut_lines) {
+        char cut[200];
+        lcut_message(cut, sizeof(cut), res.cut_lines);
+        fprintf(stderr, "systrace: warning: %s: %s\n", input_name(o), cut);
+    }
     if (res.note[0] && !o->quiet)
         fprintf(stderr, "systrace: note: %s: %s\n", input_name(o), res.note);
     *partial = e == ST_ETRUNCATED;

@@ -46,6 +46,7 @@ struct astream {
     struct outfile *spool;
     struct slines *lines;       /* counts events and LOST lines on the way */
     int kept;                   /* committed under a free name */
+    uint64_t cut_lines;         /* over-long lines its conversion cut */
     uint64_t bytes;             /* trace text received (R) */
     double t_ui;                /* last progress report (R) */
     /* how the reader ended (R) */

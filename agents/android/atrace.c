@@ -268,6 +268,7 @@ static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
         e2 = repair_finish(a->rep);
     if (!e2)
         e2 = tw_end(w);
+    capture_warn_cut(c, lcut_lines(a->cut));
     c->sync_seen = repair_watch_seen(a->rep);
     if (repair_lines_fixed(a->rep))
         ST_DBG(DBG_ATRACE, "TGID fix: %llu lines", (unsigned long long)repair_lines_fixed(a->rep));
@@ -279,25 +280,30 @@ static void chain_free(struct atrace *a)
     decoder_free(a->dec);
     fnorm_free(a->norm);
     repair_free(a->rep);
+    lcut_free(a->cut);
     a->dec = NULL;
     a->norm = NULL;
     a->rep = NULL;
+    a->cut = NULL;
 }
 
-/* A fresh decoding chain (decoder -> 5-column flags -> repairs -> the
- * part) and raw tee for one try of the dump. */
+/* A fresh decoding chain (decoder -> 5-column flags -> repairs -> line
+ * cut -> the part) and raw tee for one try of the dump. */
 static enum st_err chain_new(struct atrace *a, struct tracewriter *w,
                              const struct tgid_map *m)
 {
     struct capture *c = a->c;
     chain_free(a);
-    struct text_sink ts;
+    struct text_sink ts, cs;
     tw_text_sink(w, &ts);
     struct repair_opts ro = {.tgids = m, .circular = 1, .add_header = 1,
                              .watch = c->sync_written ? c->sync_id : NULL,
                              .observe = c->line_observer, .observe_ctx = c->observer_ctx,
                              .coverage = 1};
-    a->rep = repair_new(&ro, &ts);
+    if (!(a->cut = lcut_new(&ts, 0)))
+        return ST_ENOMEM;
+    lcut_sink(a->cut, &cs);
+    a->rep = repair_new(&ro, &cs);
     static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
     a->norm = a->rep ? fnorm_new(&auto_flags, repair_write, a->rep) : NULL;
     a->dec = a->norm ? decoder_new(DECODE_ATRACE, fnorm_write, a->norm) : NULL;
@@ -497,9 +503,7 @@ static void destroy(void *state)
     if (a->way)
         a->way->destroy(a);
     drop_raw(a);
-    decoder_free(a->dec);
-    fnorm_free(a->norm);
-    repair_free(a->rep);
+    chain_free(a);
     atrace_cats_free(&a->avail);
     atrace_plan_free(&a->plan);
     dynbuf_free(&a->errtext);

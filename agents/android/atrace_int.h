@@ -13,6 +13,7 @@
 #include "atrace_cmd.h"
 #include "formats/atrace/decode.h"
 #include "formats/atrace/ftrace_norm.h"
+#include "formats/atrace/linecut.h"
 #include "formats/atrace/repair.h"
 
 #define LIST_MAX (1u << 20)
@@ -50,6 +51,7 @@ struct atrace {
     struct decoder *dec;
     struct fnorm *norm;     /* 5-column flags (device kernels >= 5.18) */
     struct repair *rep;
+    struct lcut *cut;       /* over-long lines, between the repairs and the part */
     struct outfile *raw;    /* the dump as received, kept only if collection fails */
     uint64_t raw_bytes;
     struct dynbuf errtext;  /* stderr of the dump command */

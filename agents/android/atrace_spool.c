@@ -5,8 +5,8 @@
  * header trace_pipe lacks, counted on the way (events; LOST lines summed
  * and made comments: streamtext.h).  At the end it is read back through the same
  * chain as `--from-file` of the same text (decoder, a thread, flags
- * normalisation, repairs) plus the TGID fix from the device's /proc
- * listing, into the result.  After a failure it is committed under the
+ * normalisation, repairs, the cut of over-long lines) plus the TGID fix
+ * from the device's /proc listing, into the result.  After a failure it is committed under the
  * first free name of the raw-dump path (trace.atrace, trace-1.atrace, ...)
  * and the message says how to convert it.  Memory: the chain's fixed
  * buffers, whatever the spool's size.
@@ -127,6 +127,7 @@ int astream_abandoned(void)
 /* ---- conversion --------------------------------------------------------- */
 
 struct chain {
+    struct lcut *cut;
     struct repair *rep;
     struct fnorm *norm;
     struct astage *as;
@@ -137,14 +138,17 @@ static enum st_err chain_new(struct astream *s, struct tracewriter *w,
                              const struct tgid_map *m, struct chain *ch)
 {
     struct capture *c = s->c;
-    struct text_sink ts;
+    struct text_sink ts, cs;
     tw_text_sink(w, &ts);
     /* a pipe has no ring buffer to wrap around: no circular cut */
     struct repair_opts ro = {.tgids = m, .add_header = 1,
                              .watch = c->sync_written ? c->sync_id : NULL,
                              .observe = c->line_observer, .observe_ctx = c->observer_ctx};
     static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
-    ch->rep = repair_new(&ro, &ts);
+    if (!(ch->cut = lcut_new(&ts, 0)))
+        return ST_ENOMEM;
+    lcut_sink(ch->cut, &cs);
+    ch->rep = repair_new(&ro, &cs);
     ch->norm = ch->rep ? fnorm_new(&auto_flags, repair_write, ch->rep) : NULL;
     ch->as = ch->norm ? astage_new(fnorm_write, ch->norm) : NULL;
     ch->dec = ch->as ? decoder_new(DECODE_TEXT, astage_write, ch->as) : NULL;
@@ -157,6 +161,7 @@ static void chain_free(struct chain *ch)
     astage_free(ch->as);    /* its thread still calls into norm and rep */
     fnorm_free(ch->norm);
     repair_free(ch->rep);
+    lcut_free(ch->cut);
 }
 
 static enum st_err pump(int fd, struct chain *ch, char *buf)
@@ -206,8 +211,10 @@ enum st_err spool_convert(struct astream *s, struct tracewriter *w, const struct
         e = pump(fd, &ch, buf);
     if (!e)
         e = finish(&ch, w);
-    if (!e)
+    if (!e) {
         s->c->sync_seen = repair_watch_seen(ch.rep);
+        s->cut_lines = lcut_lines(ch.cut);
+    }
     if (e == ST_EIO && !tw_error(w))
         snprintf(s->why, sizeof(s->why), "reading the spool failed: %s", strerror(errno));
     chain_free(&ch);

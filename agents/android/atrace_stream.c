@@ -464,12 +464,7 @@ static void report(struct astream *s)
     c->ui.note(c->ui.ctx, "Captured %llu events in %.1f s of streaming (%llu lost)",
                (unsigned long long)events, (a->t_stop_us - a->t_start_us) / 1e6,
                (unsigned long long)lost);
-    uint64_t cut = s->lines ? slines_cut_lines(s->lines) : 0;
-    if (cut)
-        c->ui.warn(c->ui.ctx, "%llu line%s longer than %llu MB cut there (the rest of each "
-                              "dropped), so the page and the kept text read back with "
-                              "--from-file", (unsigned long long)cut, cut == 1 ? " was" : "s were",
-                   (unsigned long long)(TGUARD_LINE_MAX >> 20));
+    capture_warn_cut(c, s->cut_lines);
     int kb = a->plan.buf_kb ? a->plan.buf_kb : 2048;
     if (lost && s->fallback)
         c->ui.warn(c->ui.ctx, "the device's trace buffer overflowed between dumps and %llu "

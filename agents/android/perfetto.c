@@ -267,6 +267,7 @@ static enum st_err convert(struct atrace *a, const char *kept, struct tracewrite
                       kept, kept);
         return e;
     }
+    capture_warn_cut(c, res.cut_lines);
     c->ui.note(c->ui.ctx, "Perfetto trace: %s", kept);
     return ST_OK;
 }

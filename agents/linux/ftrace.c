@@ -226,6 +226,7 @@ static void report(struct ftrace *f, const struct fconv *cv)
         lost = ns->lost;
     c->ui.note(c->ui.ctx, "Captured %llu events on %d CPUs (%llu lost)",
                (unsigned long long)ns->events, f->stats.cpus, (unsigned long long)lost);
+    capture_warn_cut(c, cv->cut_lines);
     if (report_coverage(f, &cv->cov, lost) || !lost)
         return;
     if (f->spool)

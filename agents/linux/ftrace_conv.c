@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ftrace_merge.h"
+#include "formats/atrace/linecut.h"
 #include "formats/atrace/repair.h"
 
 #define READ_CHUNK (1u << 20)
@@ -60,12 +61,15 @@ static enum st_err pump(struct fnorm *n, struct repair *rep, struct fconv *c)
 
 enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
 {
-    struct text_sink ts;
+    struct text_sink ts, cs;
     tw_text_sink(w, &ts);
     /* the stream's pipes have no ring buffer to wrap around */
     struct repair_opts ro = {.circular = !c->merge, .add_header = 1, .coverage = !c->merge};
     c->norm.watch = c->watch;
-    struct repair *rep = repair_new(&ro, &ts);
+    struct lcut *cut = lcut_new(&ts, 0);
+    if (cut)
+        lcut_sink(cut, &cs);
+    struct repair *rep = cut ? repair_new(&ro, &cs) : NULL;
     struct fnorm *n = rep ? fnorm_new(&c->norm, repair_write, rep) : NULL;
     enum st_err e = n ? tw_begin(w, "systemTraceEvents") : ST_ENOMEM;
     if (!e)
@@ -80,8 +84,10 @@ enum st_err ftrace_convert(struct tracewriter *w, struct fconv *c)
         c->stats = *fnorm_stats(n);
         c->watch_seen = c->stats.watch_seen;
         c->cov = *repair_coverage(rep);
+        c->cut_lines = lcut_lines(cut);
     }
     fnorm_free(n);
     repair_free(rep);
+    lcut_free(cut);
     return e;
 }

@@ -2,7 +2,8 @@
  * Kernel ftrace text (a file, or the merged --stream spools) into the result's
  * systemTraceEvents part: read in large chunks, normalised
  * (ftrace_norm.h), cut and given a header (repair.h, as the atrace path),
- * HTML/JSON-escaped by the tracewriter.  Memory is one read buffer plus
+ * over-long lines cut (linecut.h, as every path), HTML/JSON-escaped by
+ * the tracewriter.  Memory is one read buffer plus
  * the stages' bounded line carries, whatever the trace's size.  Used by
  * the ftrace agent after a capture, and by the bench tool on a saved
  * --stream spool.
@@ -35,6 +36,7 @@ struct fconv {
     struct fnorm_stats stats;
     struct coverage cov;            /* time the kept text covers (not --stream) */
     int watch_seen;
+    uint64_t cut_lines;             /* over-long lines cut (linecut.h) */
     uint64_t bytes;
     char err[256];                  /* detail for ST_EIO */
 };

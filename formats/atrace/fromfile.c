@@ -545,6 +545,7 @@ enum st_err fromfile_convert(const char *path, struct tracewriter *w,
     enum st_err e = ff_read(path, &in);
     if (!e && !in.method)
         e = finish(&f);
+    res->cut_lines = tguard_cut_lines(f.guard);
     if (!e && res->truncated)
         e = ST_ETRUNCATED;
     ff_free(&f);

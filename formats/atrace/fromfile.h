@@ -16,10 +16,13 @@
  * atrace text goes through catapult's processing (decode.h) and the
  * circular-buffer cut (repair.h); no TGID fix, as in catapult.
  *
- * Refused with a one-line reason (res.detail): input without a single trace
- * event (it would be a blank page: ST_ENOTRACE), a text line over
- * TGUARD_LINE_MAX or a JSON token over JSCAN_TOKEN_MAX (ST_ETOOBIG),
- * invalid JSON (ST_EFORMAT, with the byte offset, counted from 0).
+ * A text line over LCUT_MAX is cut to its start, as a capture cuts it
+ * (linecut.h; res.cut_lines counts them), so whatever systrace writes or
+ * keeps converts.  Refused with a one-line reason (res.detail): input
+ * without a single trace event (it would be a blank page: ST_ENOTRACE),
+ * such a line before any trace event or a JSON token over JSCAN_TOKEN_MAX
+ * (ST_ETOOBIG), invalid JSON (ST_EFORMAT, with the byte offset, counted
+ * from 0).
  */
 #ifndef SYSTRACE_FROMFILE_H
 #define SYSTRACE_FROMFILE_H
@@ -45,6 +48,7 @@ struct ff_result {
     int parts;
     uint64_t bytes_in;      /* file bytes read */
     uint64_t text_bytes;    /* trace text written */
+    uint64_t cut_lines;     /* lines cut to LCUT_MAX (linecut.h) */
     char detail[320];       /* what is wrong, without the file name */
     char note[320];         /* worth saying though converted (may be "") */
 };

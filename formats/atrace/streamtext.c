@@ -226,9 +226,6 @@ struct slines {
     st_write_fn out;
     void *ctx;
     int mid;                    /* inside a line already classified */
-    uint64_t len;               /* bytes of that line so far */
-    int cutting;                /* past STEXT_LONG_MAX: the rest is dropped */
-    uint64_t cut_lines;
     char head[STEXT_HEAD_MAX];  /* a line start not yet classified */
     size_t hlen;
     uint64_t events, lost, lost_lines;
@@ -310,33 +307,8 @@ static enum st_err fill_head(struct slines *l, const char *p, size_t n, size_t *
     if (!e)
         e = l->out(l->ctx, l->head, l->hlen);
     l->mid = l->head[l->hlen - 1] != '\n';
-    l->len = l->hlen;
     l->hlen = 0;
     return e;
-}
-
-/* Inside a line: pass it on up to its LF, the part past STEXT_LONG_MAX
- * dropped.  [*run, p) is pending output; *p advances. */
-static enum st_err mid_line(struct slines *l, const char **run, const char **p,
-                            const char *end)
-{
-    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
-    uint64_t seg = (uint64_t)((nl ? nl : end) - *p);
-    if (l->len + seg > STEXT_LONG_MAX) {
-        uint64_t keep = l->len < STEXT_LONG_MAX ? STEXT_LONG_MAX - l->len : 0;
-        const char *upto = *p + keep;
-        enum st_err e = *run < upto ? l->out(l->ctx, *run, (size_t)(upto - *run)) : ST_OK;
-        if (e)
-            return e;
-        l->cut_lines += !l->cutting;
-        l->cutting = 1;
-        *run = nl ? nl : end;   /* the LF itself goes on */
-    }
-    l->len += seg;
-    *p = nl ? nl + 1 : end;
-    if (nl)
-        l->mid = l->cutting = 0, l->len = 0;
-    return ST_OK;
 }
 
 enum st_err slines_write(void *ctx, const void *buf, size_t n)
@@ -353,9 +325,11 @@ enum st_err slines_write(void *ctx, const void *buf, size_t n)
     const char *run = p;
     while (p < end) {
         if (l->mid) {
-            enum st_err e = mid_line(l, &run, &p, end);
-            if (e)
-                return e;
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                break;
+            p = nl + 1;
+            l->mid = 0;
             continue;
         }
         size_t left = (size_t)(end - p);
@@ -381,7 +355,6 @@ enum st_err slines_write(void *ctx, const void *buf, size_t n)
             l->mid = 0;
         } else {
             p += hn;
-            l->len = hn;
         }
     }
     return run < end ? l->out(l->ctx, run, (size_t)(end - run)) : ST_OK;
@@ -396,11 +369,6 @@ enum st_err slines_finish(struct slines *l)
         e = l->out(l->ctx, l->head, l->hlen);
     l->hlen = 0;
     return e;
-}
-
-uint64_t slines_cut_lines(const struct slines *l)
-{
-    return l->cut_lines;
 }
 
 uint64_t slines_events(const struct slines *l)

@@ -35,7 +35,6 @@
 
 #include "lib/error.h"
 #include "lib/sink.h"
-#include "textguard.h"
 
 /* The ftrace header atrace's dumps start with (TGID column). */
 extern const char stext_header[];
@@ -83,11 +82,6 @@ enum st_err slines_finish(struct slines *l);
 uint64_t slines_events(const struct slines *l);
 uint64_t slines_lost(const struct slines *l);       /* the M of LOST lines */
 uint64_t slines_lost_lines(const struct slines *l);
-/* Lines longer than STEXT_LONG_MAX: cut there (the rest up to the LF
- * dropped), so the spool and the page it becomes read back through
- * --from-file, which refuses lines over TGUARD_LINE_MAX (textguard.h). */
-#define STEXT_LONG_MAX (TGUARD_LINE_MAX - 4096)  /* room for the TGID repair */
-uint64_t slines_cut_lines(const struct slines *l);
 
 /* M of `CPU:N [LOST M EVENTS]` (0 for `CPU:N [LOST EVENTS]`); -1 when the
  * line (n bytes, at most STEXT_HEAD_MAX looked at) is not one. */

@@ -1,9 +1,7 @@
 /*
- * Event-line watch and line-length bound on trace text; see textguard.h.
- *
- * Line lengths cost one memrchr per write: lines that start and end inside
- * one write are shorter than the write, so only the line running across
- * writes is counted (and every line of a write longer than the bound).
+ * Event-line watch and over-long lines on trace text; see textguard.h.
+ * Writes go through the guard's line cut (linecut.h) first; what it keeps
+ * is watched, then written on.
  */
 #include "textguard.h"
 
@@ -11,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linecut.h"
+
 struct tguard {
     struct text_sink out;
+    struct lcut *cut;           /* in front of kept() */
     uint64_t max;
-    uint64_t cur;               /* bytes of the current line so far */
     uint64_t total;             /* bytes written */
-    uint64_t line_at;           /* where the current line starts */
     int look;                   /* this part wants an event line */
     int found;
     unsigned char head[TGUARD_HEAD];
@@ -25,21 +24,6 @@ struct tguard {
     char other[TGUARD_SHOW + 1];
     char detail[160];
 };
-
-struct tguard *tguard_new(const struct text_sink *out, uint64_t line_max)
-{
-    struct tguard *g = calloc(1, sizeof(*g));
-    if (!g)
-        return NULL;
-    g->out = *out;
-    g->max = line_max ? line_max : TGUARD_LINE_MAX;
-    return g;
-}
-
-void tguard_free(struct tguard *g)
-{
-    free(g);
-}
 
 static int digits(const unsigned char *p, size_t n, size_t *i)
 {
@@ -142,48 +126,62 @@ static void watch(struct tguard *g, const unsigned char *p, size_t n)
     }
 }
 
-static enum st_err too_long(struct tguard *g)
+/* What the cut keeps: watched, then written on. */
+static enum st_err kept(void *ctx, const void *p, size_t n)
 {
-    snprintf(g->detail, sizeof(g->detail),
-             "a line of more than %llu MB in the trace text (from byte %llu of it): no "
-             "trace has one, the input is corrupt or not a trace; nothing was written",
-             (unsigned long long)(g->max >> 20), (unsigned long long)g->line_at);
-    return ST_ETOOBIG;
+    struct tguard *g = ctx;
+    if (g->look && !g->found)
+        watch(g, p, n);
+    return g->out.write(g->out.ctx, p, n);
 }
 
-static enum st_err bound(struct tguard *g, const unsigned char *p, size_t n)
+struct tguard *tguard_new(const struct text_sink *out, uint64_t line_max)
 {
-    const unsigned char *last = memrchr(p, '\n', n);
-    if (!last) {
-        g->cur += n;
-        return g->cur > g->max ? too_long(g) : ST_OK;
+    struct tguard *g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    g->out = *out;
+    g->max = line_max ? line_max : LCUT_MAX;
+    struct text_sink k = {kept, NULL, NULL, g};
+    if (!(g->cut = lcut_new(&k, g->max))) {
+        free(g);
+        return NULL;
     }
-    const unsigned char *nl = memchr(p, '\n', n);
-    if (g->cur + (uint64_t)(nl - p) > g->max)
-        return too_long(g);
-    while (n > g->max && nl != last) {     /* only a write over the bound */
-        const unsigned char *next = memchr(nl + 1, '\n', (size_t)(last - nl));
-        g->line_at = g->total + (uint64_t)(nl + 1 - p);
-        if ((uint64_t)(next - nl - 1) > g->max)
-            return too_long(g);
-        nl = next;
-    }
-    g->cur = (uint64_t)(p + n - last - 1);
-    g->line_at = g->total + (uint64_t)(last + 1 - p);
-    return g->cur > g->max ? too_long(g) : ST_OK;
+    return g;
+}
+
+void tguard_free(struct tguard *g)
+{
+    if (g)
+        lcut_free(g->cut);
+    free(g);
+}
+
+/* A line past the bound in trace text that has shown no event yet (the
+ * line's own start judged too): a 2 MB zlib stream of one byte inflates
+ * to gigabytes of such a line; stop now rather than read them all. */
+static enum st_err not_a_trace(struct tguard *g)
+{
+    if (!g->judged && g->hlen)
+        judge(g);
+    if (g->found)
+        return ST_OK;
+    snprintf(g->detail, sizeof(g->detail),
+             "a line of more than %llu MB in the trace text (from byte %llu of it) before "
+             "any trace event: the input is corrupt or not a trace; nothing was written",
+             (unsigned long long)(g->max >> 20), (unsigned long long)lcut_line_at(g->cut));
+    return ST_ETOOBIG;
 }
 
 enum st_err tguard_write(void *ctx, const void *buf, size_t n)
 {
     struct tguard *g = ctx;
-    const unsigned char *p = buf;
-    enum st_err e = bound(g, p, n);
-    if (e)
-        return e;
+    uint64_t cut = lcut_lines(g->cut);
     g->total += n;
-    if (g->look && !g->found)
-        watch(g, p, n);
-    return g->out.write(g->out.ctx, p, n);
+    enum st_err e = lcut_write(g->cut, buf, n);
+    if (!e && lcut_lines(g->cut) != cut && g->look)
+        e = not_a_trace(g);
+    return e;
 }
 
 static uint64_t guard_tell(void *ctx)
@@ -208,8 +206,7 @@ void tguard_sink(struct tguard *g, struct text_sink *s)
 
 void tguard_begin(struct tguard *g, int events)
 {
-    g->cur = 0;
-    g->line_at = g->total;
+    lcut_begin(g->cut);
     g->look = events;
     g->hlen = 0;
     g->judged = 0;
@@ -235,6 +232,11 @@ int tguard_events(const struct tguard *g)
 const char *tguard_other_line(const struct tguard *g)
 {
     return g->other;
+}
+
+uint64_t tguard_cut_lines(const struct tguard *g)
+{
+    return lcut_lines(g->cut);
 }
 
 const char *tguard_detail(const struct tguard *g)

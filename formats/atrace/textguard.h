@@ -7,10 +7,12 @@
  *    with none would be a blank page, so the caller refuses it.  Lines are
  *    looked at only until the first event line; after that the text only
  *    streams through.
- *  - that no line is longer than a trace line can be (TGUARD_LINE_MAX): a
- *    zlib stream of one repeated byte inflates to gigabytes without a line
- *    end, which no viewer loads; the write fails with ST_ETOOBIG before
- *    more than that is written.
+ *  - lines longer than a trace line can be (LCUT_MAX): cut to their start
+ *    by the rule every capture path follows too (linecut.h), and counted.
+ *    Such a line before any event line (the line's own start is judged
+ *    first) means the text is not a trace: a zlib stream of one repeated
+ *    byte inflates to gigabytes without a line end; the write fails with
+ *    ST_ETOOBIG there instead of reading them all.
  *
  * It sits between the repair stage and the tracewriter as a text_sink
  * (tell and keep are passed through) or as a plain write function.
@@ -22,14 +24,14 @@
 #include <stdint.h>
 #include "lib/error.h"
 #include "lib/sink.h"
+#include "linecut.h"
 
-#define TGUARD_LINE_MAX ((uint64_t)64 << 20)
 #define TGUARD_HEAD 512         /* bytes of a line looked at for its shape */
 #define TGUARD_SHOW 60          /* bytes of a non-event line kept for messages */
 
 struct tguard;
 
-/* Writes go on to out (its tell and keep too). line_max 0: TGUARD_LINE_MAX. */
+/* Writes go on to out (its tell and keep too). line_max 0: LCUT_MAX. */
 struct tguard *tguard_new(const struct text_sink *out, uint64_t line_max);
 void tguard_free(struct tguard *g);
 
@@ -38,7 +40,7 @@ void tguard_sink(struct tguard *g, struct text_sink *s);
 enum st_err tguard_write(void *ctx, const void *p, size_t n);
 
 /* A part begins: line lengths restart; events: look for event lines in
- * it (ftrace text), else only bound the lines (a process dump). */
+ * it (ftrace text), else only cut over-long lines (a process dump). */
 void tguard_begin(struct tguard *g, int events);
 /* The part ended: a last line without LF is judged too. */
 void tguard_end(struct tguard *g);
@@ -50,7 +52,9 @@ int tguard_events(const struct tguard *g);
 /* The first line that was neither a comment, blank nor an event (at most
  * TGUARD_SHOW bytes, control bytes as '?'), or "" */
 const char *tguard_other_line(const struct tguard *g);
-/* After ST_ETOOBIG: "a line longer than 64 MB (...)". */
+/* Lines cut to LCUT_MAX so far. */
+uint64_t tguard_cut_lines(const struct tguard *g);
+/* After ST_ETOOBIG: "a line of more than 64 MB (...) before any trace event". */
 const char *tguard_detail(const struct tguard *g);
 
 /* The event-line shape on its own (also used to sniff plain text). */

@@ -207,66 +207,6 @@ static void test_header_text(void **state)
     assert_int_equal(stext_header[strlen(stext_header) - 1], '\n');
 }
 
-/* What comes out of slines, measured rather than kept: 64 MB lines. */
-struct linestat {
-    uint64_t bytes, cur, longest, lines;
-    char last[8];
-};
-
-static enum st_err ls_write(void *ctx, const void *p, size_t n)
-{
-    struct linestat *st = ctx;
-    const char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        if (c[i] == '\n') {
-            st->lines++;
-            st->cur = 0;
-        } else if (++st->cur > st->longest) {
-            st->longest = st->cur;
-        }
-    }
-    st->bytes += n;
-    size_t k = n < 7 ? n : 7;
-    memcpy(st->last, c + n - k, k);
-    st->last[k] = 0;
-    return ST_OK;
-}
-
-/* A line longer than --from-file reads is cut to STEXT_LONG_MAX (the rest
- * up to its LF dropped, counted); the lines around it are untouched, at
- * any chunk size. */
-static void test_slines_long_line(void **state)
-{
-    (void)state;
-    static const size_t chunks[] = {1u << 20, 4093};
-    uint64_t over = STEXT_LONG_MAX + 300000;
-    char *buf = malloc(1u << 20);
-    assert_non_null(buf);
-    memset(buf, 'x', 1u << 20);
-    for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
-        struct linestat st = {0};
-        struct slines *l = slines_new(ls_write, &st);
-        assert_non_null(l);
-        assert_int_equal(slines_write(l, "a-1 [000] .... 1.000000: x\nm-2 [000] .... 2.0: ", 48),
-                         ST_OK);
-        for (uint64_t done = 0; done < over;) {
-            size_t n = over - done < chunks[c] ? (size_t)(over - done) : chunks[c];
-            assert_int_equal(slines_write(l, buf, n), ST_OK);
-            done += n;
-        }
-        assert_int_equal(slines_write(l, "\nb\n", 3), ST_OK);
-        assert_int_equal(slines_finish(l), ST_OK);
-        assert_int_equal(st.lines, 3);
-        assert_int_equal(st.longest, STEXT_LONG_MAX);
-        assert_true(st.longest < TGUARD_LINE_MAX);
-        assert_string_equal(st.last, "\nb\n");
-        assert_int_equal(slines_cut_lines(l), 1);
-        assert_int_equal(slines_events(l), 3);
-        slines_free(l);
-    }
-    free(buf);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,7 +217,6 @@ int main(void)
         cmocka_unit_test(test_header_text),
         cmocka_unit_test(test_lost_line),
         cmocka_unit_test(test_slines),
-        cmocka_unit_test(test_slines_long_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

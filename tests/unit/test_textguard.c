@@ -1,7 +1,8 @@
 /* Unit tests for the text guard of --from-file (formats/atrace/textguard.c):
  * which lines count as ftrace events, the first other line kept for the
- * message, the line-length bound across writes and within one big write,
- * and that text passes through unchanged, in several chunk sizes. */
+ * message, over-long lines cut (or, before any event line, refused) across
+ * writes and within one big write, and that text passes through
+ * unchanged, in several chunk sizes. */
 #include "testutil.h"
 
 #include "formats/atrace/textguard.h"
@@ -83,36 +84,57 @@ static void long_line_kept_short(void **st)
     assert_int_equal(strlen(r.other), TGUARD_SHOW);
 }
 
-static void bound(const char *in, uint64_t max, enum st_err want)
+/* Over-long lines are cut (linecut.h); in trace text before any event
+ * line (the cut line's own start judged first) they refuse the input. */
+static void cut(const char *in, uint64_t max, int look, enum st_err want, const char *out)
 {
     for (size_t i = 0; i < sizeof(chunks) / sizeof(*chunks); i++) {
-        struct run r;
-        guard(in, strlen(in), chunks[i], max, 0, &r);
-        if (r.e != want)
-            fail_msg("chunk %zu, max %llu: %s: %s, want %s", chunks[i],
-                     (unsigned long long)max, in, st_errname(r.e), st_errname(want));
+        struct memsink m;
+        struct text_sink s;
+        ms_init(&m, &s);
+        struct tguard *g = tguard_new(&s, max);
+        tguard_begin(g, look);
+        enum st_err e = ST_OK;
+        size_t n = strlen(in);
+        for (size_t off = 0; off < n && !e; off += chunks[i])
+            e = tguard_write(g, in + off, n - off < chunks[i] ? n - off : chunks[i]);
+        tguard_end(g);
+        dynbuf_add(&m.b, "", 1);
+        if (e != want || (!want && strcmp(m.b.data, out)))
+            fail_msg("chunk %zu, max %llu: %s: %s \"%s\", want %s \"%s\"", chunks[i],
+                     (unsigned long long)max, in, st_errname(e), m.b.data, st_errname(want),
+                     out);
         if (want)
-            assert_non_null(strstr(r.detail, "nothing was written"));
+            assert_non_null(strstr(tguard_detail(g), "before any trace event"));
+        else
+            assert_int_equal(tguard_cut_lines(g), strcmp(in, out) ? 1 : 0);
+        tguard_free(g);
+        dynbuf_free(&m.b);
     }
 }
 
-static void line_bound(void **st)
+static void line_cut(void **st)
 {
     (void)st;
-    bound("12345\n1234\n", 5, ST_OK);
-    bound("12345\n123456\n", 5, ST_ETOOBIG);
-    bound("123456", 5, ST_ETOOBIG);         /* the last line, no LF */
-    bound("1\n123456\n1\n", 5, ST_ETOOBIG); /* a line inside one big write */
-    bound("\n\n\n\n\n\n\n\n", 1, ST_OK);
+    cut("12345\n1234\n", 5, 0, ST_OK, "12345\n1234\n");
+    cut("12345\n123456\n", 5, 0, ST_OK, "12345\n12345\n");     /* a process dump */
+    cut("1\n123456\n1\n", 5, 0, ST_OK, "1\n12345\n1\n");
+    cut("123456", 5, 1, ST_ETOOBIG, "");                      /* no event before */
+    cut("# x\nyyyyyyyyy\n", 5, 1, ST_ETOOBIG, "");
+    /* after an event line, or an event line itself: cut */
+    cut("a-1 [0] 1.0: e\nxxxxxxxxxxxxxxxxxxxxxxxx\nb\n", 15, 1, ST_OK,
+        "a-1 [0] 1.0: e\nxxxxxxxxxxxxxxx\nb\n");
+    cut("a-1 [0] 1.0: tracing_mark_write: B|1|xxxxxxxx\nb\n", 30, 1, ST_OK,
+        "a-1 [0] 1.0: tracing_mark_writ\nb\n");
     /* the message says where the line starts */
     struct run r;
-    guard("ab\ncdefgh", 9, 4096, 5, 0, &r);
+    guard("ab\ncdefgh", 9, 4096, 5, 1, &r);
     assert_int_equal(r.e, ST_ETOOBIG);
     assert_non_null(strstr(r.detail, "from byte 3 of it"));
 }
 
-/* The default bound in megabyte writes: a line of TGUARD_LINE_MAX passes,
- * one byte more does not. */
+/* The default bound in megabyte writes: a line of LCUT_MAX passes, a
+ * longer one that is not an event, before any, refuses the text. */
 static uint64_t dropped;
 
 static enum st_err drop(void *ctx, const void *p, size_t n)
@@ -132,16 +154,15 @@ static void default_bound(void **st)
     struct text_sink s = {drop, NULL, NULL, NULL};
     struct tguard *g = tguard_new(&s, 0);
     tguard_begin(g, 1);
-    for (uint64_t k = 0; k < TGUARD_LINE_MAX / chunk; k++)
+    for (uint64_t k = 0; k < LCUT_MAX / chunk; k++)
         assert_int_equal(tguard_write(g, buf, chunk), ST_OK);
     assert_int_equal(tguard_write(g, "\n", 1), ST_OK);   /* 64 MB exactly: a line */
-    for (uint64_t k = 0; k < TGUARD_LINE_MAX / chunk; k++)
+    for (uint64_t k = 0; k < LCUT_MAX / chunk; k++)
         assert_int_equal(tguard_write(g, buf, chunk), ST_OK);
-    uint64_t before = dropped;
     assert_int_equal(tguard_write(g, "x", 1), ST_ETOOBIG);
-    assert_true(dropped == before);     /* the write that crossed it went nowhere */
     assert_non_null(strstr(tguard_detail(g), "more than 64 MB"));
     assert_int_equal(tguard_events(g), 0);
+    assert_int_equal(dropped, 2 * LCUT_MAX + 1);    /* not a byte past the bound */
     tguard_free(g);
     free(buf);
 }
@@ -150,7 +171,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(event_lines), cmocka_unit_test(long_line_kept_short),
-        cmocka_unit_test(line_bound), cmocka_unit_test(default_bound),
+        cmocka_unit_test(line_cut), cmocka_unit_test(default_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

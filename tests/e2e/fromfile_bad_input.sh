@@ -59,7 +59,8 @@ printf '{"traceEvents":[{"ph":"X"} {"ph":"B"}]}' >bad.json
 bad bad.json "invalid JSON at byte 27: expected ',' or ']'"
 printf '{ garbage' >garbage.json; bad garbage.json "invalid JSON at byte 2"
 
-# a line no trace can have (64 MB): refused before more is written; the
+# a line no trace can have (64 MB) before any trace event: refused there,
+# not read to its end (a longer line after an event is cut: long_line); the
 # 2 MB zlib stream of one repeated byte inflates to 2 GB without a line end
 python3 - <<'PY'
 import zlib
@@ -75,11 +76,11 @@ open('string.json', 'wb').write(__import__('gzip').compress(
     b'{"traceEvents":[{"name":"' + b'n' * (70 << 20) + b'"}]}'))
 PY
 [ "$(wc -c <onebyte.z)" -lt 2200000 ] || fail "test input too big"
-bad onebyte.z "a line of more than 64 MB in the trace text (from byte 141 of it): no trace has one"
+bad onebyte.z "a line of more than 64 MB in the trace text (from byte 141 of it) before any trace event: the input is corrupt or not a trace"
 bad onebyte.atrace "a line of more than 64 MB"
 # (offsets count the trace text as written: with the column header Perfetto needs)
-bad onebyte.gz "a line of more than 64 MB in the trace text (from byte 125 of it)"
-bad line.json "a line of more than 64 MB in the trace text (from byte 125 of it)"
+bad onebyte.gz "a line of more than 64 MB in the trace text (from byte 125 of it) before any trace event"
+bad line.json "a line of more than 64 MB in the trace text (from byte 125 of it) before any trace event"
 bad blanks.json "more than 64 MB of blanks at byte 1:"
 bad string.json "a JSON string longer than 64 MB at byte 24"
 touch unreadable; chmod 000 unreadable

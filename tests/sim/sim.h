@@ -49,6 +49,7 @@ struct sim_opts {
     const char *props[8];       /* --prop NAME=VALUE: fixed properties replaced */
     int nprops;
     uint64_t size_mb;           /* 0: size follows the event rate */
+    uint64_t long_marker;       /* bytes of one slice name; 0: none */
     unsigned event_rate;        /* generated events per traced second */
     int zlevel;
     uint32_t seed;

@@ -59,6 +59,7 @@ static const char usage[] =
     "  --dump-delay MS       a dump waits MS ms between \" done\" and TRACE:\n"
     "  --prop NAME=VALUE     getprop NAME answers VALUE (any bytes; up to 8)\n"
     "  --size-mb N           make trace dumps about N MB of text\n"
+    "  --long-marker N       dumps and streams hold one slice whose name is N bytes\n"
     "  --event-rate N        generated events per traced second (20000); also the\n"
     "                        rate atrace --stream writes in real time\n"
     "  --no-stream           atrace without --stream (before Android 7): unknown option\n"
@@ -153,6 +154,9 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->reconnect_after_ms = (int64_t)n;
         } else if (!strcmp(a, "--rate")) {
             if (opt_u64(a, v, &o->rate))
+                return -1;
+        } else if (!strcmp(a, "--long-marker")) {
+            if (opt_u64(a, v, &o->long_marker))
                 return -1;
         } else if (!strcmp(a, "--size-mb")) {
             if (opt_u64(a, v, &o->size_mb) || o->size_mb > 100000)

@@ -195,6 +195,7 @@ static int setup(struct sstream *s, uint64_t cats, int buffer_kb)
     cfg.tags = s->tags;
     cfg.event_rate = dev->opt.event_rate;
     cfg.seed = dev->opt.seed;
+    cfg.long_marker = dev->opt.long_marker;
     cfg.atrace_pid = s->pid;
     s->g = tracegen_new(&cfg);
     s->buf = malloc(CHUNK);

@@ -393,6 +393,7 @@ static struct sim_reader *open_trace_text(struct sim_device *dev)
     cfg.event_rate = dev->opt.event_rate;
     cfg.overflow = dev->opt.overflow;
     cfg.seed = dev->opt.seed;
+    cfg.long_marker = dev->opt.long_marker;
     cfg.markers = g->markers;
     cfg.nmarkers = g->nmarkers;
     g->gen = tracegen_new(&cfg);

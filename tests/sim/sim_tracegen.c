@@ -69,6 +69,7 @@ struct tracegen {
     int phase;
     int full;                   /* max_bytes reached before end_ns */
     int pending;                /* live: g->t is the next step's time */
+    uint64_t long_left;         /* bytes of the long marker's name to come */
 };
 
 static uint32_t rnd(struct tracegen *g)
@@ -531,6 +532,46 @@ static void sync_lines(struct tracegen *g, struct out *o)
     *o->p++ = '\n';
 }
 
+/* --long-marker: an app's slice whose name is long_marker bytes (far
+ * more than a kernel takes: for the host's bound on line length), begun
+ * right after the clock-sync lines; the name comes out over as many
+ * reads as it takes, then the slice ends. */
+#define LONG_PID 2000       /* com.android.launcher3's main thread */
+#define LONG_END_ROOM 256
+
+static void long_marker_task(struct actor *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->task_len = (size_t)snprintf(a->task, sizeof(a->task), "%16s-%-5d", "droid.launcher3",
+                                   LONG_PID);
+}
+
+static void long_marker_begin(struct tracegen *g, struct out *o)
+{
+    struct actor a;
+    long_marker_task(&a);
+    head(g, o, &a, 1, "...1");
+    puts_(o, "tracing_mark_write: B|2000|");
+    g->long_left = g->cfg.long_marker;
+}
+
+/* More of the name (o has at least TRACEGEN_MIN_READ bytes of room). */
+static void long_marker_more(struct tracegen *g, struct out *o)
+{
+    size_t room = (size_t)(o->end - o->p) - LONG_END_ROOM;
+    size_t k = g->long_left < room ? (size_t)g->long_left : room;
+    memset(o->p, 'x', k);
+    o->p += k;
+    g->long_left -= k;
+    if (g->long_left)
+        return;
+    *o->p++ = '\n';
+    struct actor a;
+    long_marker_task(&a);
+    head(g, o, &a, 1, "...1");
+    puts_(o, "tracing_mark_write: E|2000\n");
+}
+
 struct tracegen *tracegen_new(const struct tracegen_cfg *cfg)
 {
     struct tracegen *g = calloc(1, sizeof(*g));
@@ -619,9 +660,16 @@ size_t tracegen_read_upto(struct tracegen *g, char *buf, size_t cap, uint64_t up
     if (g->phase == 1) {
         if (g->cfg.atrace_pid && g->cfg.has_window)
             sync_lines(g, &o);
+        if (g->cfg.long_marker && g->cfg.has_window)
+            long_marker_begin(g, &o);
         g->t = g->cfg.begin_ns > g->t ? g->cfg.begin_ns : g->t;
         g->phase = g->cfg.has_window && (g->cfg.groups || g->marker_actors)
                        ? 2 : 3;
+    }
+    if (g->long_left) {
+        long_marker_more(g, &o);
+        if (g->long_left)
+            return (size_t)(o.p - buf);
     }
     while (g->phase == 2 && (size_t)(o.end - o.p) >= STEP_ROOM) {
         if (next_step(g, &o, upto))

@@ -41,6 +41,8 @@ struct tracegen_cfg {
     int atrace_pid;             /* 0: no atrace clock-sync lines */
     uint64_t sync_ns;
     uint64_t sync_realtime_ms;
+    uint64_t long_marker;       /* one B|pid|NAME of this many bytes after
+                                 * the clock-sync lines (0: none), and its E */
     const struct sim_marker *markers;   /* sorted by ts_ns */
     size_t nmarkers;
     int live;                   /* trace_pipe as atrace --stream reads it: no
@@ -53,7 +55,8 @@ struct tracegen_cfg {
 struct tracegen;
 
 struct tracegen *tracegen_new(const struct tracegen_cfg *cfg);
-/* Up to cap (>= TRACEGEN_MIN_READ) bytes of whole lines; 0 at the end. */
+/* Up to cap (>= TRACEGEN_MIN_READ) bytes of whole lines (the long
+ * marker's excepted: it spans reads); 0 at the end. */
 size_t tracegen_read(struct tracegen *g, char *buf, size_t cap);
 /* The same, but only events (and markers) at or before upto_ns: 0 when
  * the generator has caught up with that time (live mode). */

@@ -96,9 +96,10 @@ const struct optdef st_optdefs[] = {
      "gzipped; detected by content; - reads standard input",
      "Also any line endings and a bare zlib stream. Catapult's -j form is unpacked into its "
      "parts; trace-event JSON is kept as one part. Every output of systrace converts back "
-     "to the same trace. Refused (exit 1, no output): input without a single trace event, "
-     "which would be a blank page; a text line, JSON string or run of blanks longer than "
-     "64 MB; invalid JSON (the message names the byte, counted from 0); a Perfetto trace "
+     "to the same trace. A text line longer than 64 MB is cut to its first 64 MB with a "
+     "warning, as captures cut it. Refused (exit 1, no output): input without a single "
+     "trace event, which would be a blank page; a text line longer than 64 MB before any "
+     "trace event, a JSON string or run of blanks longer than 64 MB; invalid JSON (the message names the byte, counted from 0); a Perfetto trace "
      "without ftrace events (open it in ui.perfetto.dev). JSON cut short is closed after "
      "its last complete event, a Perfetto trace cut short keeps its complete packets "
      "(exit 3)."},

@@ -22,7 +22,7 @@ struct tguard {
     size_t hlen;
     int judged;                 /* the current line was looked at */
     char other[TGUARD_SHOW + 1];
-    char detail[160];
+    char detail[224];
 };
 
 static int digits(const unsigned char *p, size_t n, size_t *i)

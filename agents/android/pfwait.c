@@ -10,7 +10,7 @@
 #include "lib/debug.h"
 #include "lib/fairlock.h"
 
-#define TICK "0.25"         /* seconds between looks: the stop's latency */
+#define TICK "0.1"          /* seconds between looks: the stop's latency */
 #define SLICE_MS 250        /* one read while waiting until gone */
 
 struct pfwait {

@@ -2,7 +2,7 @@
  * Waiting for a `--perfetto` session to end without a device process per
  * poll (perfetto-recording.md §1): ONE device shell runs
  *
- *   while [ -d /proc/PID ]; do sleep 0.25; done; echo gone
+ *   while [ -d /proc/PID ]; do sleep 0.1; done; echo gone
  *
  * for as long as the session records ([ and sleep are mksh builtins, so
  * the loop forks nothing and the trace shows no poller).  It ends when the

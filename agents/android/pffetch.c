@@ -59,7 +59,9 @@ static enum st_err fetch_once(struct capture *c, const char *path, struct fetch 
         e = outfile_error(f->o);
         snprintf(line, sizeof(line), "%s: %s", outfile_path(f->o), outfile_errtext(f->o));
     }
-    snprintf(why, n, "%s: %s", by_cat ? "cat" : "adb pull", *line ? line : st_strerror(e));
+    const char *way = by_cat ? "cat: " : "adb pull: ";
+    snprintf(why, n, "%s%s", strncmp(line, way, strlen(way)) ? way : "",   /* cat says "cat: " */
+             *line ? line : st_strerror(e));
     return e;
 }
 

@@ -5,7 +5,8 @@
  *   while [ -d /proc/PID ]; do sleep 0.1; done; echo gone
  *
  * for as long as the session records ([ and sleep are mksh builtins, so
- * the loop forks nothing and the trace shows no poller).  It ends when the
+ * the loop forks nothing and the trace shows no poller; not `read -t`,
+ * which returns at once on the closed stdin of a shell v2 command).  It ends when the
  * pid is gone: the session's duration_ms passed, the host stopped it
  * early (`kill -TERM PID` in a second shell), or something else ended it.
  * The host reads the loop a slice at a time, so Enter, Ctrl-C and -t stay

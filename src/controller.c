@@ -93,7 +93,7 @@ static int all_ended(struct ctl *const *ctls, size_t n, const struct capture_ui 
         k++;
     if (!n || k < n)
         return 0;
-    ui->note(ui->ctx, "The trace stream ended on its own: collecting what arrived");
+    ui->note(ui->ctx, "Tracing ended on its own: collecting what arrived");
     return 1;
 }
 

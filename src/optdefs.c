@@ -137,11 +137,15 @@ const struct optdef st_optdefs[] = {
      "events, sched with compact sched; userspace ones atrace categories), -a, presets, "
      "several devices and Enter/Ctrl-C mean what they mean for atrace. Process names come "
      "from linux.process_stats. A category with no Perfetto equivalent is named and dropped. "
+     "While it records one device shell loop waits for the session (no process per poll); "
+     "a session that ends on its own ends the wait. "
      "Refused while atrace tracing is on (debug.atrace.user_initiated=1; and an atrace "
      "capture while a Perfetto session records); where traced is off (Android 9/10) it is "
      "turned on, saying so. Not with --stream, --target=linux, --app-profile, -k or "
      "--from-file (a usage error). Every exit "
-     "path stops the session and removes its file from the device; if the conversion fails "
+     "path stops the session and removes its file from the device; a link that drops is "
+     "waited out (--timeout); a trace that can be neither pulled nor read with cat leaves "
+     "nothing written and says why; if the conversion fails "
      "the .perfetto-trace is kept and the message says so."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},

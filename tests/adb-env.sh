@@ -107,3 +107,31 @@ wait_tracing() {
         wait_for 10 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]" ||
         fail "tracing never started"
 }
+
+# --perfetto: no session left recording on the device and no file left in
+# its trace directory (pf_no_session WHAT [STATEFILE]).
+pf_no_session() {
+    [ "$(sim_state perfetto_running "${2:-}")" = 0 ] || fail "$1: a session is left recording"
+    [ -z "$(ls "${SIM_FS}/data/misc/perfetto-traces")" ] ||
+        fail "$1: file left on the device: $(ls "$SIM_FS/data/misc/perfetto-traces")"
+}
+
+# pf_same FILE: FILE holds exactly the last trace the device's perfetto wrote.
+pf_same() {
+    set -- "$1" "$(python3 -c 'import sys, zlib
+d = open(sys.argv[1], "rb").read()
+print(zlib.crc32(d), len(d))' "$1")"
+    [ "$2" = "$(sim_state perfetto_last_crc) $(sim_state perfetto_last_size)" ] ||
+        fail "$1 ($2) is not the device's trace ($(sim_state perfetto_last_crc) $(sim_state perfetto_last_size))"
+}
+
+# pf_loops: wait loops the device has run so far.  wait_recording [N]:
+# until a --perfetto run waits on the device (more than N loops started):
+# the session records and the host is past starting it.
+pf_loops() {
+    grep -c '^sh while \[ -d /proc/' "$SIM_LOG" || true
+}
+wait_recording() {
+    wait_for 20 sh -c "[ \"\$(grep -c '^sh while \\[ -d /proc/' '$SIM_LOG')\" -gt ${1:-0} ]" ||
+        { cat err.txt 2>/dev/null; fail "no Perfetto session was waited on"; }
+}

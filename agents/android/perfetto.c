@@ -7,42 +7,47 @@
  *            tracing on? traced enabled? then `echo CONFIG | perfetto --background
  *            [--txt] -o FILE -c -` (binary config on Android 9, which has
  *            no --txt) and the session's pid from its output;
- *   stop     `kill -TERM PID` (the file is finalised), then wait until
- *            /proc/PID is gone;
+ *   wait     one device shell loops until /proc/PID is gone (pfwait.h),
+ *            read a slice at a time while the host waits for -t, Enter or
+ *            Ctrl-C: a session that ends on its own ends the wait;
+ *   stop     `kill -TERM PID` (the file is finalised), then that loop says
+ *            when the pid is gone;
  *   collect  pull FILE to the .perfetto-trace beside the page (`cat` when
- *            the pull fails), remove it from the device, and convert it
- *            with --from-file's converter into the page.
+ *            the pull fails; a dropped link is waited out and the fetch
+ *            starts over), remove it from the device, and convert it with
+ *            --from-file's converter into the page.
  *
  * Never a session left recording: cleanup (every error, interrupt and
  * signal path goes through it) kills the session and removes its file,
  * and when the device cannot be reached the message names the command.
- * If the conversion fails the trace is kept and the message says where.
- * Waiting: the host knows -t, so nothing polls the device while it
- * records; only after the stop is /proc/PID checked (one short shell a
- * check; the ftrace data sources have stopped by then).  Deviation: the
- * record script's single-shell wait loop needs a device shell with loops.
+ * A trace that could not be fetched leaves no output and says why; if the
+ * conversion fails the trace is kept and the message says where.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "atrace_int.h"
 #include "devcmd.h"
 #include "formats/atrace/fromfile.h"
 #include "lib/outfile.h"
 #include "pfconfig.h"
+#include "pffetch.h"
+#include "pfwait.h"
 
 #define DEVICE_DIR "/data/misc/perfetto-traces"
 #define GONE_WAIT_MS 20000
-#define POLL_MS 100
+/* a session ending this close to -t ended at its duration_ms */
+#define DURATION_SLACK_MS 1500
 
 struct pfrec {
     struct pfconfig cfg;
     int pid;                /* the session, 0: none */
     int recording;          /* it may still run */
     int file_on_device;
+    int ended_early;        /* it ended on its own, before -t */
+    struct pfwait *wait;    /* the device-side wait loop (NULL: none now) */
     char path[128];         /* the device's file */
     char hint[200];         /* how a user stops it by hand */
 };
@@ -157,28 +162,9 @@ static enum st_err pf_start(struct atrace *a)
     snprintf(p->hint, sizeof(p->hint), "adb -s %s shell kill %d", c->serial, p->pid);
     c->stop_hint = p->hint;
     a->t_start_us = capture_now_us();
+    if (pfwait_open(c, p->pid, &p->wait))
+        dynbuf_reset(&c->err);  /* not fatal: the stop opens it again */
     return ST_OK;
-}
-
-/* *g: 1 gone, 0 still there; an error (ST_EINTR for a second Ctrl-C)
- * when the device could not be asked. */
-static enum st_err gone(struct atrace *a, int *g)
-{
-    char cmd[96];
-    snprintf(cmd, sizeof(cmd), "[ -d /proc/%d ] && echo running || echo gone", rec_of(a)->pid);
-    struct adb_result r;
-    enum st_err e = dev_script(a->c, cmd, 4096, &r);
-    if (e)
-        return e;
-    *g = strstr(r.out, "gone") != NULL;
-    adb_result_free(&r);
-    return ST_OK;
-}
-
-static void nap(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
 }
 
 static enum st_err pf_stop(struct atrace *a)
@@ -195,48 +181,16 @@ static enum st_err pf_stop(struct atrace *a)
     if (e)
         return e;
     adb_result_free(&r);
-    for (int waited = 0; waited < GONE_WAIT_MS; waited += POLL_MS) {
-        int g = 0;
-        if ((e = gone(a, &g)))
-            return e;
-        if (g) {
-            p->recording = 0;
-            return ST_OK;
-        }
-        nap(POLL_MS);
-    }
-    char pid[16];
-    snprintf(pid, sizeof(pid), "%d", p->pid);
-    return fail(c, ST_ETIMEOUT, "the Perfetto session (pid %s) did not end after kill -TERM",
-                pid);
-}
-
-/* Pulling. */
-
-static enum st_err to_file(void *ctx, const void *b, size_t n)
-{
-    return outfile_write(ctx, b, n);
-}
-
-static enum st_err pull(struct atrace *a, struct outfile *o)
-{
-    struct capture *c = a->c;
-    struct pfrec *p = rec_of(a);
-    struct adb_sink sink = {to_file, NULL, NULL, o};
-    struct adb_sync *sy = NULL;
-    enum st_err e = adb_sync_open(c->dev, &sy);
-    if (!e)
-        e = adb_sync_pull(sy, p->path, &sink);
-    adb_sync_free(sy);
-    if (!e || e == ST_EINTR || outfile_tell(o) > 0)
+    e = pfwait_until_gone(c, &p->wait, p->pid, GONE_WAIT_MS);
+    if (e == ST_ETIMEOUT)
+        return fail(c, e, "the Perfetto session (pid %d) did not end within %d s of kill -TERM",
+                    p->pid, GONE_WAIT_MS / 1000);
+    if (e)
         return e;
-    /* before Android 10 the pull of perfetto-traces may be refused */
-    const char *argv[] = {"cat", p->path, NULL};
-    int rc = ADB_EXIT_UNKNOWN;
-    e = adb_stream_cmd(c->dev, dev_dump_mode(c), argv, &sink, &rc);
-    if (!e && rc != 0 && rc != ADB_EXIT_UNKNOWN)
-        e = ST_EDEVICE;
-    return e;
+    p->recording = 0;
+    pfwait_free(p->wait);
+    p->wait = NULL;
+    return ST_OK;
 }
 
 static void remove_file(struct atrace *a)
@@ -272,6 +226,22 @@ static enum st_err convert(struct atrace *a, const char *kept, struct tracewrite
     return ST_OK;
 }
 
+/* Nothing could be fetched: no output, and what became of the session
+ * and its file. */
+static enum st_err fetch_failed(struct atrace *a, enum st_err e, const char *why)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    if (e == ST_EINTR)
+        return e;
+    if (p->file_on_device)
+        return fail(c, e, "could not fetch the Perfetto trace from the device (%s); the "
+                    "session was stopped, nothing was written, and its file is still on the "
+                    "device: adb -s %s shell rm -f %s", why, c->serial, p->path);
+    return fail(c, e, "could not fetch the Perfetto trace from the device (%s); the session "
+                "was stopped and its file removed, nothing was written", why);
+}
+
 static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
 {
     struct capture *c = a->c;
@@ -284,19 +254,20 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
         outfile_free(o);
         return r;
     }
-    e = pull(a, o);
-    uint64_t bytes = outfile_tell(o);
-    if (!e && !bytes)
+    char why[700];
+    e = pffetch(c, rec_of(a)->path, o, why, sizeof(why));
+    int fetched = !e;
+    if (!e && !outfile_tell(o))
         e = fail(c, ST_ENOTRACE, "%s", "perfetto recorded nothing (an empty trace): is traced "
                  "running? (adb shell setprop persist.traced.enable 1)");
-    else if (e)
-        e = fail(c, e, "pulling the Perfetto trace failed: %s", adb_device_error(c->dev));
     if (!e && (e = outfile_commit(o)))
         fail(c, e, "%s: cannot write", c->raw_path);
     c->raw_kept = !e;
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
     outfile_free(o);
     remove_file(a);
+    if (!fetched)
+        return fetch_failed(a, e, why);
     if (!e && !kept)
         e = ST_ENOMEM;
     if (!e)
@@ -311,6 +282,10 @@ static void pf_cleanup(struct atrace *a)
 {
     struct capture *c = a->c;
     struct pfrec *p = rec_of(a);
+    if (p) {
+        pfwait_free(p->wait);
+        p->wait = NULL;
+    }
     if (!p || (!p->recording && !p->file_on_device))
         return;
     struct dynbuf s, saved;
@@ -335,17 +310,54 @@ static void pf_cleanup(struct atrace *a)
     dynbuf_free(&saved);
 }
 
-static int pf_ended(const struct atrace *a)
+/* The loop broke off (the link dropped): said once; the session goes on
+ * recording on the device and the stop reaches it again. */
+static void wait_lost(struct atrace *a)
 {
-    (void)a;
-    return 0;   /* the host waits -t itself; the session ends with it */
+    struct pfrec *p = rec_of(a);
+    a->c->ui.warn(a->c->ui.ctx, "lost sight of the Perfetto session (pid %d): %s; it goes on "
+                                "recording on the device and is stopped and fetched at the end",
+                  p->pid, pfwait_error(p->wait));
+    pfwait_free(p->wait);
+    p->wait = NULL;
+}
+
+/* Looked at while the host waits: 1 once the session ended on its own
+ * (stopped by someone else, traced gone) before -t, or with no -t.  At
+ * its duration_ms it ends with the host's own -t: no message. */
+static int pf_ended(const struct atrace *a_)
+{
+    struct atrace *a = (struct atrace *)a_;     /* the op is a question; the loop is read */
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    if (!p->wait)
+        return p->ended_early;
+    enum st_err e = pfwait_read(p->wait, 0);
+    if (e == ST_ETIMEOUT || e == ST_EINTR)
+        return 0;
+    if (e) {
+        wait_lost(a);
+        return 0;
+    }
+    pfwait_free(p->wait);
+    p->wait = NULL;
+    p->recording = 0;
+    double ms = (capture_now_us() - a->t_start_us) / 1e3;
+    if (c->opt->time_ms > 0 && ms >= c->opt->time_ms - DURATION_SLACK_MS)
+        return 0;
+    c->ui.warn(c->ui.ctx, "the Perfetto session (pid %d) ended on its own after %.1f s; "
+                          "fetching what it recorded", p->pid, ms / 1e3);
+    p->ended_early = 1;
+    return 1;
 }
 
 static void pf_destroy(struct atrace *a)
 {
     struct pfrec *p = rec_of(a);
-    if (p)
+    if (p) {
         pfconfig_free(&p->cfg);
+        pfwait_free(p->wait);
+    }
     free(p);
     a->way_state = NULL;
 }

@@ -6,11 +6,6 @@
 start_adb_server
 start_sim
 
-no_session() {
-    [ "$(sim_state perfetto_running)" = 0 ] || fail "$1: a session is left recording"
-    [ -z "$(ls "${SIM_FS}/data/misc/perfetto-traces")" ] ||
-        fail "$1: file left on the device: $(ls "$SIM_FS/data/misc/perfetto-traces")"
-}
 running() { [ "$(sed -n 's/^perfetto_running=//p' "$SIM_STATE")" = 1 ]; }
 
 # -- Ctrl-C twice: nothing written, exit 130, the device clean
@@ -25,10 +20,10 @@ wait $st
 rc=$?
 [ $rc = 130 ] || { cat out.txt err.txt; ls; fail "Ctrl-C twice: exit $rc"; }
 wait_for 10 sh -c "[ \"\$(sed -n 's/^perfetto_running=//p' '$SIM_STATE')\" = 0 ]" || true
-no_session "Ctrl-C twice"
+pf_no_session "Ctrl-C twice"
 ! ls | grep -q '\.tmp\.' || fail "temporary files left"
 
 # -- the page to a pipe whose reader leaves at once
 "$SYSTRACE" --perfetto -t 1 -o - -e "$SIM_SERIAL" sched 2>pipe.err </dev/null | head -c1 >/dev/null
-no_session "stdout into head -c1"
+pf_no_session "stdout into head -c1"
 echo ok

@@ -29,7 +29,7 @@ run_st 3 --stream -t 30 -o drop.html -e "$SIM_SERIAL" sched gfx
 grep -q "^stream .* killed by SIGPIPE$" "$SIM_LOG" || fail "the device's atrace did not die"
 assert_contains err.txt "the trace stream ended early, after 2.0 MB (the connection to the device dropped"
 assert_contains err.txt "drop.html holds the 2000000 bytes that arrived"
-assert_contains out.txt "The trace stream ended on its own"
+assert_contains out.txt "Tracing ended on its own"
 grep -q "^run atrace --async_stop$" "$SIM_LOG" || fail "the device was not reset"
 state_is_clean "link drop"
 n=$(served)

@@ -39,6 +39,10 @@ struct sim_opts {
     int drop_markers;           /* trace_marker writes succeed but vanish */
     uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
     uint64_t disconnect_pull_after; /* bytes of a sync RECV; 0 = never */
+    uint64_t pf_drop_ms;        /* the link drops this far into a perfetto
+                                 * session; 0 = never */
+    int pf_unreadable;          /* perfetto-traces files: pull and cat refused */
+    int pf_corrupt;             /* perfetto's trace ends in a malformed packet */
     int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
                                  * drops, nothing else), SIM_NEVER: the
                                  * device stays away, else unreachable

@@ -4,6 +4,7 @@
  * prints one name per line (not a tty); -l uses toybox's long format.
  */
 #include "sim_cmds.h"
+#include "sim_perfetto.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -127,7 +128,9 @@ int sim_cmd_cat(struct sh_cmd *c)
     }
     for (int i = 1; i < c->argc; i++) {
         struct sim_reader *r;
-        int e = sim_fs_open_read(c->sh->dev->fs, c->argv[i], &r);
+        int e = sim_pf_read_refused(c->sh->dev, c->argv[i], 0);
+        if (!e)
+            e = sim_fs_open_read(c->sh->dev->fs, c->argv[i], &r);
         if (e) {
             sink_printf(c->err, "cat: %s: %s\n", c->argv[i], sim_errstr(e));
             status = 1;

@@ -52,6 +52,7 @@ static const char usage[] =
     "  --disconnect-after B  drop the connection after B bytes of a dump\n"
     "                        (also --disconnect-after-bytes B)\n"
     "  --disconnect-pull-after B  the same after B bytes of a sync pull\n"
+    "  --disconnect-perfetto-after MS  the same MS ms into a perfetto session\n"
     "  --reconnect-after MS  with --disconnect-after: drop once, the device\n"
     "                        refuses connections for MS ms (never: for good)\n"
     "  --rate B              limit each connection to B bytes/second\n"
@@ -64,6 +65,8 @@ static const char usage[] =
     "                        rate atrace --stream writes in real time\n"
     "  --no-stream           atrace without --stream (before Android 7): unknown option\n"
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
+    "  --perfetto-unreadable perfetto's files: pull and cat refused (EACCES)\n"
+    "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
     "  --tracing-on-at-boot  tracing_on=1 from the start, no atrace running\n"
     "  --zlevel N            zlib level for atrace -z (default 6)\n"
     "  --seed N              seed of the event generator\n"
@@ -145,6 +148,9 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
         } else if (!strcmp(a, "--disconnect-pull-after")) {
             if (opt_u64(a, v, &o->disconnect_pull_after))
                 return -1;
+        } else if (!strcmp(a, "--disconnect-perfetto-after")) {
+            if (opt_u64(a, v, &o->pf_drop_ms) || !o->pf_drop_ms)
+                return -1;
         } else if (!strcmp(a, "--reconnect-after")) {
             if (v && !strcmp(v, "never"))
                 o->reconnect_after_ms = SIM_NEVER;
@@ -183,6 +189,10 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->no_stream = 1;
             else if (!strcmp(a, "--traced-off"))
                 o->traced_off = 1;
+            else if (!strcmp(a, "--perfetto-unreadable"))
+                o->pf_unreadable = 1;
+            else if (!strcmp(a, "--perfetto-corrupt"))
+                o->pf_corrupt = 1;
             else if (!strcmp(a, "--tracing-on-at-boot"))
                 o->tracing_on_at_boot = 1;
             else if (!strcmp(a, "--legacy-ps"))
@@ -296,6 +306,8 @@ void sim_drop_here(struct sim_device *dev, struct sim_stream *s, uint64_t after_
         sim_link_drop(dev, after_bytes);
     else if (s)
         sim_stream_drop_connection(s);
+    else
+        sim_conn_drop_all();
 }
 
 int sim_drop_armed(struct sim_device *dev)

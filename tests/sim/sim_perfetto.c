@@ -13,7 +13,11 @@
  * empty at the start and written at the end (sim_pfwrite.c).
  *
  * Quirks: below SDK 28 there is no perfetto (sim_cmds.c); SDK 28 knows no
- * --txt (getopt's "unrecognized option"); --traced-off (or
+ * --txt (getopt's "unrecognized option"), and below SDK 29 adbd's sync
+ * cannot read the traces (a pull fails, cat works); --perfetto-unreadable
+ * (cat fails too), --perfetto-corrupt (a malformed last packet),
+ * --disconnect-perfetto-after MS (the link drops while recording);
+ * --traced-off (or
  * persist.traced.enable=0 until set to 1): traced is not running, so a
  * background session ends at once with an empty file, a foreground one
  * fails.  The state file counts sessions (perfetto_running, _sessions,
@@ -22,7 +26,9 @@
 #include "sim_perfetto.h"
 #include "sim_atrace.h"
 #include "sim_shell.h"
+#include "sim_wire.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +105,10 @@ static int write_file(struct session *s, struct sim_sink *out)
 {
     struct crc_sink c = {{crc_write, NULL, NULL}, out, crc32(0, Z_NULL, 0), 0};
     int rc = pf_write_trace(s->dev, &s->cfg, s->begin_ns, sim_now_ns(), &c.k);
+    /* --perfetto-corrupt: a packet whose first field has wire type 7 */
+    static const unsigned char bad[] = {0x0a, 0x03, 0x07, 0x07, 0x07};
+    if (!rc && s->dev->opt.pf_corrupt)
+        rc = sink_write(&c.k, bad, sizeof(bad));
     pthread_mutex_lock(&s->dev->lock);
     s->dev->trace->pf_last_crc = c.crc;
     s->dev->trace->pf_last_size = c.size;
@@ -106,11 +116,23 @@ static int write_file(struct session *s, struct sim_sink *out)
     return rc;
 }
 
+/* --disconnect-perfetto-after: the link drops while the session records
+ * (which it goes on doing, as perfetto --background does on a phone). */
+static uint64_t drop_link(struct session *s, uint64_t ns)
+{
+    uint64_t at = s->dev->opt.pf_drop_ms * 1000000u;
+    if (!at || at >= ns || !sim_drop_armed(s->dev) || sim_sleep(at, stopped, s))
+        return ns;
+    sim_log(s->dev, "perfetto", "the link drops while recording");
+    sim_drop_here(s->dev, NULL, 0);
+    return ns == UINT64_MAX ? ns : ns - at;
+}
+
 /* Record until the duration is over or a signal came; write the file. */
 static int record(struct session *s)
 {
     uint64_t ns = s->cfg.duration_ms ? (uint64_t)s->cfg.duration_ms * 1000000u : UINT64_MAX;
-    sim_sleep(ns, stopped, s);
+    sim_sleep(drop_link(s, ns), stopped, s);
     int sig = sim_run_signal(s->dev, s->pid);
     int rc = 0;
     if (sig == SIGKILL) {
@@ -154,6 +176,14 @@ static int traced_enabled(struct sim_device *dev)
             on = !strcmp(dev->props[i].value, "1");
     pthread_mutex_unlock(&dev->lock);
     return on;
+}
+
+int sim_pf_read_refused(struct sim_device *dev, const char *path, int by_sync)
+{
+    static const char dir[] = "/data/misc/perfetto-traces/";
+    if (strncmp(path, dir, sizeof(dir) - 1))
+        return 0;
+    return dev->opt.pf_unreadable || (by_sync && dev->opt.sdk < 29) ? -EACCES : 0;
 }
 
 int sim_perfetto_running(struct sim_device *dev, int pid)

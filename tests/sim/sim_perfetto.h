@@ -43,6 +43,11 @@ int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
 
 int sim_cmd_perfetto(struct sh_cmd *c);
 
+/* 0, or a negative errno when reading path is refused: before Android 10
+ * adbd's sync cannot open /data/misc/perfetto-traces (by_sync; the
+ * shell's cat can), --perfetto-unreadable refuses both. */
+int sim_pf_read_refused(struct sim_device *dev, const char *path, int by_sync);
+
 /* Sessions recording now (for /proc/PID and the state file). */
 int sim_perfetto_running(struct sim_device *dev, int pid);
 

@@ -5,12 +5,14 @@
  *   list      := and_or ((';' | '&' | newline) and_or)*
  *   and_or    := pipeline (('&&' | '||') pipeline)*
  *   pipeline  := ['!'] command ('|' command)*
- *   command   := '(' list ')' redir* | (assignment | word | redir)+
+ *   command   := '(' list ')' redir* | while list do list done
+ *              | (assignment | word | redir)+
  *   redir     := [fd] ('>' | '>>' | '<' | '>&' | '<&') word
  *
  * Words: single and double quotes, backslash, $? $$ $NAME ${NAME}; globs
  * (* ? [..]) are expanded against the device file system (sim_fs_glob).
  * Deviations: no field splitting of variables, no $(...) or backticks,
+ * no if/for/case (`while` only: the device-side wait loop of --perfetto),
  * '&' runs in the foreground, a pipe buffers its left side (64 MiB max).
  * Limits: 64 KiB of input, 4096 words, nesting depth 32; beyond that the
  * command fails with a syntax error instead of consuming memory.
@@ -223,6 +225,17 @@ static int exec_pipe(struct sim_shell *sh, struct sh_node *n, struct io *io)
     return status;
 }
 
+/* Until the condition fails, the shell exits or is hung up on (a loop
+ * with no sleep in it spins, as on a phone). */
+static int exec_while(struct sim_shell *sh, struct sh_node *n, struct io *io)
+{
+    int status = 0;
+    while (!sh->exiting && !sim_shell_cancelled(sh) && !exec_node(sh, n->l, io) &&
+           !sh->exiting)
+        status = exec_node(sh, n->r, io);
+    return sh->exiting ? sh->status : status;
+}
+
 static int exec_node(struct sim_shell *sh, struct sh_node *n, struct io *io)
 {
     int status = 0;
@@ -256,6 +269,9 @@ static int exec_node(struct sim_shell *sh, struct sh_node *n, struct io *io)
         break;
     case N_PIPE:
         status = exec_pipe(sh, n, io);
+        break;
+    case N_WHILE:
+        status = exec_while(sh, n, io);
         break;
     }
     if (!sh->exiting)

@@ -25,7 +25,8 @@ struct sh_redir {
     char *target;
 };
 
-enum sh_node_type { N_CMD, N_SUB, N_AND, N_OR, N_SEQ, N_NOT, N_PIPE };
+/* N_WHILE: l the condition list, r the body */
+enum sh_node_type { N_CMD, N_SUB, N_AND, N_OR, N_SEQ, N_NOT, N_PIPE, N_WHILE };
 
 struct sh_node {
     enum sh_node_type type;

@@ -26,6 +26,7 @@ struct parser {
     struct token tok;   /* current lookahead */
     int have_tok;
     int depth;
+    int loops;          /* inside while: `do` and `done` end a list */
     size_t words;
     char err[128];
 };
@@ -249,6 +250,7 @@ static const char *tok_name(enum tok_type t)
 }
 
 static struct sh_node *parse_list(struct parser *p);
+static int list_end(struct parser *p);
 
 static int add_redir(struct sh_node *n, struct token *t)
 {
@@ -276,12 +278,51 @@ static int add_word(struct sh_node *n, char *w)
     return 0;
 }
 
+/* An unquoted reserved word where a command starts. */
+static int reserved(struct parser *p, const char *word)
+{
+    struct token *t = peek(p);
+    return t->type == T_WORD && !strcmp(t->text, word);
+}
+
+/* `while LIST; do LIST; done`, the `while` already dropped. */
+static struct sh_node *parse_while(struct parser *p, struct sh_node *n)
+{
+    n->type = N_WHILE;
+    p->loops++;
+    n->l = parse_list(p);
+    if (n->l && reserved(p, "do")) {
+        drop(p);
+        n->r = parse_list(p);
+    }
+    int ok = n->r && reserved(p, "done");
+    p->loops--;
+    p->depth--;
+    if (!ok) {
+        if (!p->err[0])
+            set_err(p, "syntax error: ", "while without do ... done");
+        sh_node_free(n);
+        return NULL;
+    }
+    drop(p);
+    return n;
+}
+
 static struct sh_node *parse_command(struct parser *p)
 {
     struct token *t = peek(p);
     struct sh_node *n = new_node(N_CMD);
     if (!n)
         return NULL;
+    if (reserved(p, "while")) {
+        drop(p);
+        if (++p->depth > SH_MAX_DEPTH) {
+            set_err(p, "nesting too deep", NULL);
+            sh_node_free(n);
+            return NULL;
+        }
+        return parse_while(p, n);
+    }
     if (t->type == T_LPAREN) {
         consume(p);
         if (++p->depth > SH_MAX_DEPTH) {
@@ -362,16 +403,18 @@ static struct sh_node *parse_and_or(struct parser *p)
     }
 }
 
-static int list_end(enum tok_type t)
+static int list_end(struct parser *p)
 {
-    return t == T_EOF || t == T_RPAREN;
+    enum tok_type t = peek(p)->type;
+    return t == T_EOF || t == T_RPAREN ||
+           (p->loops && (reserved(p, "do") || reserved(p, "done")));
 }
 
 static struct sh_node *parse_list(struct parser *p)
 {
     while (peek(p)->type == T_NL || peek(p)->type == T_SEMI)
         consume(p);
-    if (list_end(peek(p)->type)) {
+    if (list_end(p)) {
         set_err(p, "syntax error: unexpected ", tok_name(peek(p)->type));
         return NULL;
     }
@@ -382,7 +425,7 @@ static struct sh_node *parse_list(struct parser *p)
             return n;
         while ((tt = peek(p)->type) == T_SEMI || tt == T_NL || tt == T_AMP)
             consume(p);
-        if (list_end(peek(p)->type))
+        if (list_end(p))
             return n;
         struct sh_node *r = parse_and_or(p);
         n = r ? binary(N_SEQ, n, r) : (sh_node_free(n), NULL);

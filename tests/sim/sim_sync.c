@@ -9,6 +9,7 @@
  * nothing relies on WRTE boundaries in either direction.
  */
 #include "sim_sync.h"
+#include "sim_perfetto.h"
 #include "sim_fs.h"
 #include "sim_shell.h"
 #include "sim_wire.h"
@@ -146,7 +147,9 @@ static int do_list(struct sync *y, int v2, const char *path)
 static int do_recv(struct sync *y, const char *path)
 {
     struct sim_reader *r;
-    int e = sim_fs_open_read(y->dev->fs, path, &r);
+    int e = sim_pf_read_refused(y->dev, path, 1);
+    if (!e)
+        e = sim_fs_open_read(y->dev->fs, path, &r);
     if (e) {
         char msg[256];
         snprintf(msg, sizeof(msg), "open failed: %s", sim_errstr(e));

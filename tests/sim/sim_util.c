@@ -83,7 +83,8 @@ uint64_t sim_realtime_ms(void)
 
 int sim_sleep(uint64_t ns, int (*cancel)(void *), void *arg)
 {
-    uint64_t end = sim_now_ns() + ns;
+    uint64_t now0 = sim_now_ns();
+    uint64_t end = ns > UINT64_MAX - now0 ? UINT64_MAX : now0 + ns;  /* "forever" */
     for (;;) {
         if (sim_stopping || (cancel && cancel(arg)))
             return -1;

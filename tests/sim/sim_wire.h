@@ -49,7 +49,7 @@ void sim_conn_drop_all(void);
 /* A --disconnect-after / --disconnect-pull-after limit was reached while
  * writing to s (may be NULL): what was written goes out, then the link
  * drops (sim_link_drop with --reconnect-after, else just s's
- * connection). */
+ * connection, or every connection when s is NULL). */
 void sim_drop_here(struct sim_device *dev, struct sim_stream *s, uint64_t after_bytes);
 /* 1 if the disconnect limits still apply (a brief drop happens once). */
 int sim_drop_armed(struct sim_device *dev);

@@ -18,7 +18,9 @@ bad missing.trace "no such file"
 : >empty.txt; bad empty.txt "empty"
 printf '\n\n\r\n' >blank.txt; bad blank.txt "empty"
 printf 'hello world\nthis is not a trace\n' >prose.txt; bad prose.txt "unknown format"
-head -c 4096 /dev/urandom | tr -d '\037' >noise.bin; printf '\0\0' >>noise.bin
+# (a byte no format starts with first: random noise starting with '<' or
+# '{' is a broken page or JSON, and a different message)
+{ printf '\377'; head -c 4096 /dev/urandom | tr -d '\037'; printf '\0\0'; } >noise.bin
 bad noise.bin "unknown format"
 printf 'TRACE:\n\170\234\377\377\377\377garbage' >corrupt.txt; bad corrupt.txt "corrupt"
 printf 'TRACE:\n' >marker.txt; bad marker.txt "no trace data"
@@ -64,16 +66,26 @@ printf '{ garbage' >garbage.json; bad garbage.json "invalid JSON at byte 2"
 # 2 MB zlib stream of one repeated byte inflates to 2 GB without a line end
 python3 - <<'PY'
 import zlib
+# 2 GB of 'a', compressed without compressing 2 GB: after a full flush the
+# deflate state is the same for every further MB, so its bytes repeat
 c = zlib.compressobj(9)
-z = b''.join(c.compress(b'a' * (1 << 20)) for _ in range(2048)) + c.flush()
+mb = b'a' * (1 << 20)
+first = c.compress(mb) + c.flush(zlib.Z_FULL_FLUSH)
+again = c.compress(mb) + c.flush(zlib.Z_FULL_FLUSH)
+n = 2048 << 20
+adler = ((n + 97 * (n * (n + 1) // 2)) % 65521) << 16 | (1 + n * 97) % 65521
+z = first + again * 2047 + b'\x03\x00' + adler.to_bytes(4, 'big')  # final empty block
 open('onebyte.z', 'wb').write(z)
 open('onebyte.atrace', 'wb').write(b'TRACE:\n' + z)
-open('onebyte.gz', 'wb').write(__import__('gzip').compress(b'# tracer: nop\n' + b'x' * (70 << 20)))
-open('line.json', 'wb').write(__import__('gzip').compress(
-    b'{"systemTraceEvents": "# tracer: nop\\n' + b'x' * (70 << 20) + b'"}'))
-open('blanks.json', 'wb').write(__import__('gzip').compress(b'[' + b' ' * (70 << 20) + b']'))
-open('string.json', 'wb').write(__import__('gzip').compress(
-    b'{"traceEvents":[{"name":"' + b'n' * (70 << 20) + b'"}]}'))
+def gz(head, fill, tail):   # head, 70 MB of one byte, tail; a MB at a time
+    c = zlib.compressobj(1, zlib.DEFLATED, 31)   # 9 spends seconds on runs
+    mb = fill * (1 << 20)
+    return (c.compress(head) + b''.join(c.compress(mb) for _ in range(70)) +
+            c.compress(tail) + c.flush())
+open('onebyte.gz', 'wb').write(gz(b'# tracer: nop\n', b'x', b''))
+open('line.json', 'wb').write(gz(b'{"systemTraceEvents": "# tracer: nop\\n', b'x', b'"}'))
+open('blanks.json', 'wb').write(gz(b'[', b' ', b']'))
+open('string.json', 'wb').write(gz(b'{"traceEvents":[{"name":"', b'n', b'"}]}'))
 PY
 [ "$(wc -c <onebyte.z)" -lt 2200000 ] || fail "test input too big"
 bad onebyte.z "a line of more than 64 MB in the trace text (from byte 141 of it) before any trace event: the input is corrupt or not a trace"

@@ -48,10 +48,19 @@ VIEWER_DIR ?= /usr/share/go-1.19/src/cmd/trace/static
 VIEWER_HTML := $(wildcard $(VIEWER_DIR)/trace_viewer_full.html)
 VIEWER_JS := $(wildcard $(VIEWER_DIR)/webcomponents.min.js)
 
-ADB_SRC := $(wildcard lib/*.c adb/*.c)
+# One file per platform where the system differs (lib/plat.h): a name's
+# suffix says which build takes it.
+PLATFORM ?= posix
+ifeq ($(PLATFORM),windows)
+NOT_HERE := %_posix.c %_posix_net.c %_posix_sig.c %_openssl.c %_curl.c %_libusb.c \
+            agents/linux/%.c src/cmd_linux.c
+else
+NOT_HERE := %_win.c %_win_net.c %_win_sig.c %_bcrypt.c %_winhttp.c %_none.c
+endif
+ADB_SRC := $(filter-out $(NOT_HERE),$(wildcard lib/*.c adb/*.c))
 ADB_OBJ := $(ADB_SRC:%.c=$(BUILD)/%.o)
-LIB_SRC := $(ADB_SRC) $(wildcard formats/*/*.c agents/*.c agents/*/*.c) \
-           $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRC := $(ADB_SRC) $(filter-out $(NOT_HERE),$(wildcard formats/*/*.c agents/*.c \
+           agents/*/*.c) $(filter-out src/main.c,$(wildcard src/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
 HDRS := $(wildcard lib/*.h adb/*.h formats/*/*.h agents/*.h agents/*/*.h src/*.h)
 ASSETS := $(sort $(wildcard assets/*))
@@ -62,7 +71,7 @@ SIM_SRC := $(wildcard tests/sim/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all deps test-deps demo check test asan fuzz bench install uninstall clean \
-        checksrc sim unit tools libadb
+        checksrc sim unit tools libadb windows windows-deps check-windows
 
 BIN ?= systrace
 
@@ -86,9 +95,10 @@ $(BUILD)/%.o: %.c $(HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Host tool that turns assets into C arrays.
+HOSTCC ?= cc
 $(BUILD)/embed: scripts/embed.c
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 $(WARN) -D_POSIX_C_SOURCE=200809L -o $@ $< -lz
+	$(HOSTCC) -std=c11 -O2 $(WARN) -D_POSIX_C_SOURCE=200809L -o $@ $< -lz
 
 $(BUILD)/assets.c: $(BUILD)/embed $(ASSETS) $(VIEWER_HTML) $(VIEWER_JS)
 	$(BUILD)/embed $@ $(ASSETS) -- $(VIEWER_HTML) $(VIEWER_JS)
@@ -100,7 +110,7 @@ $(BUILD)/assets.o: $(BUILD)/assets.c
 # table (src/optdefs.c), so the page and --help list the same options.
 $(BUILD)/genman: scripts/genman.c src/optdefs.c src/optdefs.h
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 $(WARN) -I. -o $@ scripts/genman.c src/optdefs.c
+	$(HOSTCC) -std=c11 -O2 $(WARN) -I. -o $@ scripts/genman.c src/optdefs.c
 
 $(BUILD)/systrace.1: docs/systrace.1.in $(BUILD)/genman
 	$(BUILD)/genman <docs/systrace.1.in >$@.tmp && mv $@.tmp $@
@@ -163,6 +173,30 @@ bench: deps
 	$(MAKE) systrace sim
 	python3 scripts/bench/run.py
 
+# Windows: systrace.exe cross-built with MinGW-w64, one static executable
+# (zlib, winpthreads and the C runtime inside; Winsock, CNG and the shell
+# from Windows).  `make windows` installs the cross-compiler first if it is
+# missing; check-windows runs its tests under Wine (tests/windows/run).
+WIN_CC ?= x86_64-w64-mingw32-gcc
+WIN_BUILD ?= build-win
+WIN_VARS = PLATFORM=windows CC=$(WIN_CC) AR=x86_64-w64-mingw32-ar BUILD=$(WIN_BUILD) \
+           BIN=systrace.exe PKG_CFLAGS= PKG_LIBS= \
+           CPPFLAGS="-D_WIN32_WINNT=0x0601 -D__USE_MINGW_ANSI_STDIO=1 -I. -I$(WIN_BUILD)" \
+           LDLIBS="-static -lz -lws2_32 -lbcrypt -lwinhttp -lshell32 -lpthread"
+
+windows-deps:
+	@command -v $(WIN_CC) >/dev/null 2>&1 && \
+	    [ -f /usr/x86_64-w64-mingw32/include/zlib.h ] || scripts/install-deps --windows
+
+windows: windows-deps
+	$(MAKE) $(WIN_VARS) systrace.exe
+
+check-windows: windows-deps
+	$(MAKE) -j$(J) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit
+	$(MAKE) -j$(J) $(BIN) sim
+	SYSTRACE=$(abspath $(BIN)) SYSTRACE_EXE=$(abspath systrace.exe) BUILD=$(BUILD) \
+	    WIN_BUILD=$(WIN_BUILD) tests/windows/run
+
 # What make install puts where (make uninstall removes exactly these).
 DOCS := README.md $(wildcard docs/*.md)
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -188,4 +222,4 @@ uninstall:
 	    2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz build-fuzz-quick systrace
+	rm -rf build build-asan build-fuzz build-fuzz-quick build-win systrace systrace.exe

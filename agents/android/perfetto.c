@@ -26,13 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "atrace_int.h"
 #include "devcmd.h"
 #include "formats/atrace/fromfile.h"
 #include "lib/outfile.h"
+#include "lib/plat.h"
 #include "pfconfig.h"
+#include "lib/printf.h"
 
 #define DEVICE_DIR "/data/misc/perfetto-traces"
 #define GONE_WAIT_MS 20000
@@ -53,7 +54,7 @@ static struct pfrec *rec_of(const struct atrace *a)
 }
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    ST_PRINTF(3, 4);
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
 {
@@ -177,8 +178,7 @@ static enum st_err gone(struct atrace *a, int *g)
 
 static void nap(int ms)
 {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    plat_sleep_ms(ms);
 }
 
 static enum st_err pf_stop(struct atrace *a)

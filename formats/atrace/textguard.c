@@ -6,6 +6,7 @@
  * writes is counted (and every line of a write longer than the bound).
  */
 #include "textguard.h"
+#include "lib/plat.h"
 
 #include <stdio.h>
 #include <stdlib.h>

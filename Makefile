@@ -184,6 +184,27 @@ WIN_VARS = PLATFORM=windows CC=$(WIN_CC) AR=x86_64-w64-mingw32-ar BUILD=$(WIN_BU
            CPPFLAGS="-D_WIN32_WINNT=0x0601 -D__USE_MINGW_ANSI_STDIO=1 -I. -I$(WIN_BUILD)" \
            LDLIBS="-static -lz -lws2_32 -lbcrypt -lwinhttp -lshell32 -lpthread"
 
+# The unit tests that make sense on Windows (not the Linux host agent's,
+# not those that fork or use glibc's memory streams), linked into one
+# executable with tests/windows/cmocka.h standing in for cmocka.
+WIN_UNIT_SKIP := test_ftrace_% test_hostproc test_mtrace test_adb_server test_adb_proto test_fairlock \
+                 test_adb_sync test_adb_usb test_outfile test_tmpfiles test_tracewriter \
+                 test_viewer test_adb_quote
+WIN_UNIT := $(filter-out $(WIN_UNIT_SKIP),$(UNIT_SRC:tests/unit/%.c=%))
+WIN_UNIT_OBJ := $(WIN_UNIT:%=$(BUILD)/unit/%.o)
+$(BUILD)/unit/%.o: tests/unit/%.c $(HDRS) $(wildcard tests/unit/*.h) tests/windows/cmocka.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/windows -Itests/unit $(CFLAGS) -Wno-missing-prototypes \
+	    -Dmain=unit_$* -c -o $@ $<
+$(BUILD)/unit/units.h: Makefile
+	@mkdir -p $(dir $@)
+	{ for t in $(WIN_UNIT); do echo "int unit_$$t(void);"; done; \
+	  echo 'static const struct { const char *name; int (*fn)(void); } units[] = {'; \
+	  for t in $(WIN_UNIT); do echo "    {\"$$t\", unit_$$t},"; done; echo '};'; } >$@
+$(BUILD)/unit.exe: tests/windows/unit.c $(BUILD)/unit/units.h $(WIN_UNIT_OBJ) $(BUILD)/libsystrace.a
+	$(CC) $(CPPFLAGS) -Itests/windows -I$(BUILD)/unit $(CFLAGS) -o $@ $< $(WIN_UNIT_OBJ) \
+	    $(BUILD)/libsystrace.a $(LDLIBS)
+
 windows-deps:
 	@command -v $(WIN_CC) >/dev/null 2>&1 && \
 	    [ -f /usr/x86_64-w64-mingw32/include/zlib.h ] || scripts/install-deps --windows
@@ -192,7 +213,7 @@ windows: windows-deps
 	$(MAKE) $(WIN_VARS) systrace.exe
 
 check-windows: windows-deps
-	$(MAKE) -j$(J) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit
+	$(MAKE) -j$(J) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit.exe
 	$(MAKE) -j$(J) $(BIN) sim
 	SYSTRACE=$(abspath $(BIN)) SYSTRACE_EXE=$(abspath systrace.exe) BUILD=$(BUILD) \
 	    WIN_BUILD=$(WIN_BUILD) tests/windows/run

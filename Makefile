@@ -4,7 +4,10 @@
 #   make demo       install missing dependencies, build, trace the bundled
 #                   device simulator, write trace.html
 #   make check      install missing dependencies, build, run every test
-#                   (J=N: N at a time, default 2)
+#                   (J=N: N at a time, default 2), check-windows's case too
+#   make windows    cross-build systrace.exe (MinGW-w64, static; installs the
+#                   cross-compiler if missing)
+#   make check-windows  systrace.exe's tests under Wine (tests/windows/)
 #   make asan       build and run every test under ASan + UBSan
 #   make fuzz       long libFuzzer runs of every parser (FUZZ_SECONDS each)
 #   make bench      benchmarks, results in BENCHMARKS.md
@@ -71,7 +74,7 @@ SIM_SRC := $(wildcard tests/sim/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all deps test-deps demo check test asan fuzz bench install uninstall clean \
-        checksrc sim unit tools libadb windows windows-deps check-windows
+        checksrc sim unit tools libadb windows windows-deps check-windows windows-test-build
 
 BIN ?= systrace
 
@@ -155,10 +158,15 @@ checksrc:
 # end-to-end cases, browser checks and short fuzz runs.
 # J: how many test cases (and compilations) run at once.
 J ?= 2
-test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb
+# make test builds what windows/wine runs when the cross-compiler is there
+# (the case skips without it); make check installs it first.
+WIN_CC ?= x86_64-w64-mingw32-gcc
+WIN_TEST := $(if $(shell command -v $(WIN_CC) 2>/dev/null),windows-test-build)
+test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb $(WIN_TEST)
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) J=$(J) tests/run
 
 check: test-deps
+	-@scripts/install-deps --windows
 	$(MAKE) -j$(J) test
 
 asan: test-deps
@@ -176,8 +184,7 @@ bench: deps
 # Windows: systrace.exe cross-built with MinGW-w64, one static executable
 # (zlib, winpthreads and the C runtime inside; Winsock, CNG and the shell
 # from Windows).  `make windows` installs the cross-compiler first if it is
-# missing; check-windows runs its tests under Wine (tests/windows/run).
-WIN_CC ?= x86_64-w64-mingw32-gcc
+# missing; check-windows runs its tests under Wine (tests/windows/wine.sh).
 WIN_BUILD ?= build-win
 WIN_VARS = PLATFORM=windows CC=$(WIN_CC) AR=x86_64-w64-mingw32-ar BUILD=$(WIN_BUILD) \
            BIN=systrace.exe PKG_CFLAGS= PKG_LIBS= \
@@ -205,6 +212,12 @@ $(BUILD)/unit.exe: tests/windows/unit.c $(BUILD)/unit/units.h $(WIN_UNIT_OBJ) $(
 	$(CC) $(CPPFLAGS) -Itests/windows -I$(BUILD)/unit $(CFLAGS) -o $@ $< $(WIN_UNIT_OBJ) \
 	    $(BUILD)/libsystrace.a $(LDLIBS)
 
+$(BUILD)/multi.exe: tests/windows/multi.c $(BUILD)/libsystrace.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libsystrace.a $(LDLIBS)
+
+windows-test-build:
+	$(MAKE) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit.exe $(WIN_BUILD)/multi.exe
+
 windows-deps:
 	@command -v $(WIN_CC) >/dev/null 2>&1 && \
 	    [ -f /usr/x86_64-w64-mingw32/include/zlib.h ] || scripts/install-deps --windows
@@ -213,10 +226,9 @@ windows: windows-deps
 	$(MAKE) $(WIN_VARS) systrace.exe
 
 check-windows: windows-deps
-	$(MAKE) -j$(J) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit.exe
+	$(MAKE) -j$(J) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit.exe $(WIN_BUILD)/multi.exe
 	$(MAKE) -j$(J) $(BIN) sim
-	SYSTRACE=$(abspath $(BIN)) SYSTRACE_EXE=$(abspath systrace.exe) BUILD=$(BUILD) \
-	    WIN_BUILD=$(WIN_BUILD) tests/windows/run
+	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) ONLY='windows/*' tests/run
 
 # What make install puts where (make uninstall removes exactly these).
 DOCS := README.md $(wildcard docs/*.md)

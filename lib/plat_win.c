@@ -450,9 +450,14 @@ char *plat_realpath(const char *path)
     return win_utf8(full);
 }
 
+/* A console, not just a character device: the C runtime's _isatty also
+ * says yes for NUL, which would make `< NUL` look like a user at a
+ * keyboard. */
 int plat_isatty(int fd)
 {
-    return _isatty(fd);
+    DWORD mode;
+    HANDLE h = (HANDLE)_get_osfhandle(fd);
+    return h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode);
 }
 
 /* A UTF-8 copy of an environment variable, kept until exit, or NULL. */

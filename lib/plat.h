@@ -6,6 +6,8 @@
  *
  *   plat_posix.c, plat_posix_net.c, plat_posix_sig.c   Linux and macOS
  *   plat_win.c, plat_win_net.c, plat_win_sig.c         Windows (MinGW-w64)
+ *   plat_addrs.c, plat_libc.c                          both (getaddrinfo;
+ *                                                      string extras)
  *
  * Both sides keep the C runtime's descriptor model for files (open, read,
  * write, close, lseek through <unistd.h>, which MinGW-w64 also has) and
@@ -44,7 +46,7 @@
 #define STDOUT_FILENO 1
 #define STDERR_FILENO 2
 #endif
-/* What the MinGW C runtime lacks (GNU and POSIX 2008 extras). */
+/* What the MinGW C runtime lacks (GNU and POSIX 2008 extras; plat_libc.c). */
 void *memmem(const void *hay, size_t hn, const void *needle, size_t nn);
 void *memrchr(const void *p, int c, size_t n);
 char *strndup(const char *s, size_t n);
@@ -52,7 +54,7 @@ char *strndup(const char *s, size_t n);
 #define PLAT_WINDOWS 0
 #ifdef __APPLE__
 #define PLAT_NAME "macOS"
-void *memrchr(const void *p, int c, size_t n);     /* plat_posix.c: not in macOS's libc */
+void *memrchr(const void *p, int c, size_t n);     /* plat_libc.c: not in macOS's libc */
 #else
 #define PLAT_NAME "Linux"
 #endif

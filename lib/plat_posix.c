@@ -16,17 +16,6 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#ifdef __APPLE__
-void *memrchr(const void *p, int c, size_t n)
-{
-    const unsigned char *b = p;
-    while (n--)
-        if (b[n] == (unsigned char)c)
-            return (void *)(b + n);
-    return NULL;
-}
-#endif
-
 int plat_init(int *argc, char ***argv)
 {
     (void)argc;

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "plat_net.h"
+
 #ifndef MSG_NOSIGNAL
 #define MSG_NOSIGNAL 0
 #endif
@@ -94,53 +96,9 @@ ssize_t plat_stdin_read(void *p, size_t n)
     return read(STDIN_FILENO, p, n);
 }
 
-struct plat_addrs {
-    struct addrinfo *res;
-    size_t n;
-};
-
-int plat_resolve(const char *host, unsigned port, struct plat_addrs **out, char *err,
-                 size_t errlen)
-{
-    char svc[16];
-    snprintf(svc, sizeof svc, "%u", port);
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_NUMERICSERV};
-    struct plat_addrs *a = calloc(1, sizeof(*a));
-    if (!a) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    int gai = getaddrinfo(host, svc, &hints, &a->res);
-    if (gai) {
-        snprintf(err, errlen, "%s", gai_strerror(gai));
-        free(a);
-        return -1;
-    }
-    for (struct addrinfo *ai = a->res; ai; ai = ai->ai_next)
-        a->n++;
-    *out = a;
-    return 0;
-}
-
-size_t plat_addrs_count(const struct plat_addrs *a)
-{
-    return a->n;
-}
-
-void plat_addrs_free(struct plat_addrs *a)
-{
-    if (a) {
-        freeaddrinfo(a->res);
-        free(a);
-    }
-}
-
 int plat_connect_start(const struct plat_addrs *a, size_t i, int *fd, int *pending)
 {
-    const struct addrinfo *ai = a->res;
-    while (ai && i--)
-        ai = ai->ai_next;
+    const struct addrinfo *ai = plat_addrs_at(a, i);
     if (!ai) {
         errno = EINVAL;
         return -1;

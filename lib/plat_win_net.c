@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plat_net.h"
 #include "plat_win.h"
 
 int win_sock_errno(int wsa)
@@ -243,56 +244,9 @@ ssize_t plat_stdin_read(void *p, size_t n)
     return fd < 0 ? -1 : plat_sock_read(fd, p, n);
 }
 
-struct plat_addrs {
-    struct addrinfo *res;
-    size_t n;
-};
-
-int plat_resolve(const char *host, unsigned port, struct plat_addrs **out, char *err,
-                 size_t errlen)
-{
-    char svc[16];
-    snprintf(svc, sizeof svc, "%u", port);
-    struct addrinfo hints;
-    memset(&hints, 0, sizeof(hints));
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    struct plat_addrs *a = calloc(1, sizeof(*a));
-    if (!a) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    int gai = getaddrinfo(host, svc, &hints, &a->res);
-    if (gai) {
-        snprintf(err, errlen, "%s", gai_strerrorA(gai));
-        free(a);
-        return -1;
-    }
-    for (struct addrinfo *ai = a->res; ai; ai = ai->ai_next)
-        a->n++;
-    *out = a;
-    return 0;
-}
-
-size_t plat_addrs_count(const struct plat_addrs *a)
-{
-    return a->n;
-}
-
-void plat_addrs_free(struct plat_addrs *a)
-{
-    if (a) {
-        freeaddrinfo(a->res);
-        free(a);
-    }
-}
-
 int plat_connect_start(const struct plat_addrs *a, size_t i, int *fd, int *pending)
 {
-    const struct addrinfo *ai = a->res;
-    while (ai && i--)
-        ai = ai->ai_next;
+    const struct addrinfo *ai = plat_addrs_at(a, i);
     if (!ai) {
         errno = EINVAL;
         return -1;

@@ -24,6 +24,10 @@
 #include "lib/plat.h"
 #include "lib/rsakey.h"
 
+/* What lib/rsakey.h says with ST_EUNSUPPORTED (the Windows build, today). */
+#define NO_RSA "this build cannot use RSA keys yet, so no direct connection can " \
+               "authenticate; use the adb server"
+
 struct adb_key {
     struct rsakey *k;
 };
@@ -91,8 +95,9 @@ enum st_err adb_key_load(const char *path, struct adb_key **out,
     if (!e) {
         e = adb_key_parse(b.data, b.len, out);
         if (e)
-            adb_seterr(err, errlen, "%s: not an unencrypted RSA private key in PEM",
-                       path);
+            adb_seterr(err, errlen, e == ST_EUNSUPPORTED ? "%s: " NO_RSA
+                                                         : "%s: not an unencrypted RSA "
+                                                           "private key in PEM", path);
     }
     crypto_cleanse(b.data, b.len);
     dynbuf_free(&b);
@@ -272,7 +277,7 @@ enum st_err adb_key_generate(const char *path, char *err, size_t errlen)
     struct adb_key k = {NULL};
     enum st_err e = rsakey_generate(2048, &pem, &k.k);
     if (e) {
-        adb_seterr(err, errlen, "generating an RSA key failed");
+        adb_seterr(err, errlen, e == ST_EUNSUPPORTED ? NO_RSA : "generating an RSA key failed");
         goto out;
     }
     e = write_new_whole(path, pem.data, pem.len, err, errlen);

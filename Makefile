@@ -189,7 +189,7 @@ bench: deps
 # missing; check-windows runs its tests under Wine (tests/windows/wine.sh).
 WIN_BUILD ?= build-win
 WIN_VARS = PLATFORM=windows CC=$(WIN_CC) AR=x86_64-w64-mingw32-ar BUILD=$(WIN_BUILD) \
-           BIN=systrace.exe PKG_CFLAGS= PKG_LIBS= \
+           BIN=systrace.exe PKG_CFLAGS= PKG_LIBS= OPT="-O2 -g" SAN= \
            CPPFLAGS="-D_WIN32_WINNT=0x0601 -D__USE_MINGW_ANSI_STDIO=1 -I. -I$(WIN_BUILD)" \
            LDLIBS="-static -lz -lws2_32 -lbcrypt -lwinhttp -lshell32 -lpthread"
 

@@ -4,7 +4,10 @@
 #   make demo       install missing dependencies, build, trace the bundled
 #                   device simulator, write trace.html
 #   make check      install missing dependencies, build, run every test
-#                   (J=N: N at a time, default 2)
+#                   (J=N: N at a time, default 2), check-windows's case too
+#   make windows    cross-build systrace.exe (MinGW-w64, static; installs the
+#                   cross-compiler if missing)
+#   make check-windows  systrace.exe's tests under Wine (tests/windows/)
 #   make asan       build and run every test under ASan + UBSan
 #   make fuzz       long libFuzzer runs of every parser (FUZZ_SECONDS each)
 #   make bench      benchmarks, results in BENCHMARKS.md
@@ -14,6 +17,7 @@
 #   make libadb     the ADB client alone: build/libadb.a (adb/ + lib/) and its
 #                   unit tests linked against nothing else
 #
+# The platform is reached through lib/plat.h only (scripts/checkplatform).
 # Folders are layers (scripts/checklayers, run by make check):
 #   src/ the tool -> agents/{android,linux} -> formats/{atrace,mtrace,tevents,html}
 #   and adb/ -> lib/ under everything.  Includes name the path from the top
@@ -48,10 +52,19 @@ VIEWER_DIR ?= /usr/share/go-1.19/src/cmd/trace/static
 VIEWER_HTML := $(wildcard $(VIEWER_DIR)/trace_viewer_full.html)
 VIEWER_JS := $(wildcard $(VIEWER_DIR)/webcomponents.min.js)
 
-ADB_SRC := $(wildcard lib/*.c adb/*.c)
+# One file per platform where the system differs (lib/plat.h): a name's
+# suffix says which build takes it.
+PLATFORM ?= posix
+ifeq ($(PLATFORM),windows)
+NOT_HERE := %_posix.c %_posix_net.c %_posix_sig.c %_openssl.c %_curl.c %_libusb.c \
+            agents/linux/%.c src/cmd_linux.c
+else
+NOT_HERE := %_win.c %_win_net.c %_win_sig.c %_bcrypt.c %_winhttp.c %_none.c
+endif
+ADB_SRC := $(filter-out $(NOT_HERE),$(wildcard lib/*.c adb/*.c))
 ADB_OBJ := $(ADB_SRC:%.c=$(BUILD)/%.o)
-LIB_SRC := $(ADB_SRC) $(wildcard formats/*/*.c agents/*.c agents/*/*.c) \
-           $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRC := $(ADB_SRC) $(filter-out $(NOT_HERE),$(wildcard formats/*/*.c agents/*.c \
+           agents/*/*.c) $(filter-out src/main.c,$(wildcard src/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
 HDRS := $(wildcard lib/*.h adb/*.h formats/*/*.h agents/*.h agents/*/*.h src/*.h)
 ASSETS := $(sort $(wildcard assets/*))
@@ -62,7 +75,7 @@ SIM_SRC := $(wildcard tests/sim/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all deps test-deps demo check test asan fuzz bench install uninstall clean \
-        checksrc sim unit tools libadb
+        checksrc sim unit tools libadb windows windows-deps check-windows windows-test-build
 
 BIN ?= systrace
 
@@ -86,9 +99,10 @@ $(BUILD)/%.o: %.c $(HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Host tool that turns assets into C arrays.
+HOSTCC ?= cc
 $(BUILD)/embed: scripts/embed.c
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 $(WARN) -D_POSIX_C_SOURCE=200809L -o $@ $< -lz
+	$(HOSTCC) -std=c11 -O2 $(WARN) -D_POSIX_C_SOURCE=200809L -o $@ $< -lz
 
 $(BUILD)/assets.c: $(BUILD)/embed $(ASSETS) $(VIEWER_HTML) $(VIEWER_JS)
 	$(BUILD)/embed $@ $(ASSETS) -- $(VIEWER_HTML) $(VIEWER_JS)
@@ -100,7 +114,7 @@ $(BUILD)/assets.o: $(BUILD)/assets.c
 # table (src/optdefs.c), so the page and --help list the same options.
 $(BUILD)/genman: scripts/genman.c src/optdefs.c src/optdefs.h
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 $(WARN) -I. -o $@ scripts/genman.c src/optdefs.c
+	$(HOSTCC) -std=c11 -O2 $(WARN) -I. -o $@ scripts/genman.c src/optdefs.c
 
 $(BUILD)/systrace.1: docs/systrace.1.in $(BUILD)/genman
 	$(BUILD)/genman <docs/systrace.1.in >$@.tmp && mv $@.tmp $@
@@ -140,15 +154,21 @@ demo: deps
 checksrc:
 	scripts/checksrc
 	scripts/checklayers
+	scripts/checkplatform
 
 # Everything the tests need is built first; tests/run then runs unit tests,
 # end-to-end cases, browser checks and short fuzz runs.
 # J: how many test cases (and compilations) run at once.
 J ?= 2
-test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb
+# make test builds what windows/wine runs when the cross-compiler is there
+# (the case skips without it); make check installs it first.
+WIN_CC ?= x86_64-w64-mingw32-gcc
+WIN_TEST := $(if $(shell command -v $(WIN_CC) 2>/dev/null),windows-test-build)
+test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb $(WIN_TEST)
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) J=$(J) tests/run
 
 check: test-deps
+	-@scripts/install-deps --windows
 	$(MAKE) -j$(J) test
 
 asan: test-deps
@@ -162,6 +182,55 @@ fuzz: test-deps
 bench: deps
 	$(MAKE) systrace sim
 	python3 scripts/bench/run.py
+
+# Windows: systrace.exe cross-built with MinGW-w64, one static executable
+# (zlib, winpthreads and the C runtime inside; Winsock, CNG and the shell
+# from Windows).  `make windows` installs the cross-compiler first if it is
+# missing; check-windows runs its tests under Wine (tests/windows/wine.sh).
+WIN_BUILD ?= build-win
+WIN_VARS = PLATFORM=windows CC=$(WIN_CC) AR=x86_64-w64-mingw32-ar BUILD=$(WIN_BUILD) \
+           BIN=systrace.exe PKG_CFLAGS= PKG_LIBS= OPT="-O2 -g" SAN= \
+           CPPFLAGS="-D_WIN32_WINNT=0x0601 -D__USE_MINGW_ANSI_STDIO=1 -I. -I$(WIN_BUILD)" \
+           LDLIBS="-static -lz -lws2_32 -lbcrypt -lwinhttp -lshell32 -lpthread"
+
+# The unit tests that make sense on Windows (not the Linux host agent's,
+# not those that fork or use glibc's memory streams), linked into one
+# executable with tests/windows/cmocka.h standing in for cmocka.
+WIN_UNIT_SKIP := test_ftrace_% test_hostproc test_mtrace test_adb_server test_adb_proto test_fairlock \
+                 test_adb_sync test_adb_usb test_outfile test_tmpfiles test_tracewriter \
+                 test_viewer test_adb_quote
+WIN_UNIT := $(filter-out $(WIN_UNIT_SKIP),$(UNIT_SRC:tests/unit/%.c=%))
+WIN_UNIT_OBJ := $(WIN_UNIT:%=$(BUILD)/unit/%.o)
+$(BUILD)/unit/%.o: tests/unit/%.c $(HDRS) $(wildcard tests/unit/*.h) tests/windows/cmocka.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/windows -Itests/unit $(CFLAGS) -Wno-missing-prototypes \
+	    -Dmain=unit_$* -c -o $@ $<
+$(BUILD)/unit/units.h: Makefile
+	@mkdir -p $(dir $@)
+	{ for t in $(WIN_UNIT); do echo "int unit_$$t(void);"; done; \
+	  echo 'static const struct { const char *name; int (*fn)(void); } units[] = {'; \
+	  for t in $(WIN_UNIT); do echo "    {\"$$t\", unit_$$t},"; done; echo '};'; } >$@
+$(BUILD)/unit.exe: tests/windows/unit.c $(BUILD)/unit/units.h $(WIN_UNIT_OBJ) $(BUILD)/libsystrace.a
+	$(CC) $(CPPFLAGS) -Itests/windows -I$(BUILD)/unit $(CFLAGS) -o $@ $< $(WIN_UNIT_OBJ) \
+	    $(BUILD)/libsystrace.a $(LDLIBS)
+
+$(BUILD)/multi.exe: tests/windows/multi.c $(BUILD)/libsystrace.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libsystrace.a $(LDLIBS)
+
+windows-test-build:
+	$(MAKE) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit.exe $(WIN_BUILD)/multi.exe
+
+windows-deps:
+	@command -v $(WIN_CC) >/dev/null 2>&1 && \
+	    [ -f /usr/x86_64-w64-mingw32/include/zlib.h ] || scripts/install-deps --windows
+
+windows: windows-deps
+	$(MAKE) $(WIN_VARS) systrace.exe
+
+check-windows: windows-deps
+	$(MAKE) -j$(J) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit.exe $(WIN_BUILD)/multi.exe
+	$(MAKE) -j$(J) $(BIN) sim
+	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) ONLY='windows/*' tests/run
 
 # What make install puts where (make uninstall removes exactly these).
 DOCS := README.md $(wildcard docs/*.md)
@@ -188,4 +257,4 @@ uninstall:
 	    2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz build-fuzz-quick systrace
+	rm -rf build build-asan build-fuzz build-fuzz-quick build-win systrace systrace.exe

@@ -6,74 +6,51 @@
  * Android's adbkey.pub encoding (base64 of the 524-byte RSAPublicKey
  * struct: len, n0inv, n, R^2 mod n, e; little-endian words), key
  * generation like adb, and the device-side check (for the simulator and
- * tests).  All RSA work is OpenSSL's EVP; this is the only file of the
- * library that includes OpenSSL.  Nothing here logs key material.
+ * tests).  The RSA work is lib/rsakey.h (OpenSSL, or Windows' CNG); R^2 mod
+ * n is computed here, by shifts, so both have the same code for it.
+ * Nothing here logs key material.
  * Limits: RSA-2048 for the public-key format (what adb uses); no
  * encrypted PEM; key files up to 64 KiB.
  */
 #include "adb_wire.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <openssl/bio.h>
-#include <openssl/bn.h>
-#include <openssl/core_names.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/param_build.h>
-#include <openssl/pem.h>
-#include <openssl/rsa.h>
-
+#include "lib/base64.h"
 #include "lib/debug.h"
+#include "lib/plat.h"
+#include "lib/rsakey.h"
+
+/* What lib/rsakey.h says with ST_EUNSUPPORTED (the Windows build, today). */
+#define NO_RSA "this build cannot use RSA keys yet, so no direct connection can " \
+               "authenticate; use the adb server"
 
 struct adb_key {
-    EVP_PKEY *pk;
+    struct rsakey *k;
 };
 
 struct adb_pubkey {
-    EVP_PKEY *pk;
+    struct rsakey *k;
 };
-
-static int no_password(char *buf, int size, int rw, void *u)
-{
-    (void)buf;
-    (void)size;
-    (void)rw;
-    (void)u;
-    return 0;
-}
 
 enum st_err adb_key_parse(const void *pem, size_t len, struct adb_key **out)
 {
     *out = NULL;
     if (len > ADB_KEYFILE_MAX)
         return ST_ETOOBIG;
-    BIO *bio = BIO_new_mem_buf(pem, (int)len);
-    if (!bio)
-        return ST_ENOMEM;
-    EVP_PKEY *pk = PEM_read_bio_PrivateKey(bio, NULL, no_password, NULL);
-    BIO_free(bio);
-    ERR_clear_error();
-    if (!pk)
-        return ST_EFORMAT;
-    if (EVP_PKEY_get_base_id(pk) != EVP_PKEY_RSA || EVP_PKEY_get_bits(pk) < 1024 ||
-        EVP_PKEY_get_bits(pk) > 8 * ADB_AUTH_SIG_MAX) {
-        EVP_PKEY_free(pk);
-        return ST_EFORMAT;
-    }
+    struct rsakey *rk;
+    enum st_err e = rsakey_parse_pem(pem, len, 8 * ADB_AUTH_SIG_MAX, &rk);
+    if (e)
+        return e;
     struct adb_key *k = calloc(1, sizeof *k);
     if (!k) {
-        EVP_PKEY_free(pk);
+        rsakey_free(rk);
         return ST_ENOMEM;
     }
-    k->pk = pk;
+    k->k = rk;
     *out = k;
     return ST_OK;
 }
@@ -81,7 +58,7 @@ enum st_err adb_key_parse(const void *pem, size_t len, struct adb_key **out)
 static enum st_err read_small_file(const char *path, struct dynbuf *b,
                                    char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = plat_open(path, O_RDONLY, 0);
     if (fd < 0) {
         adb_seterr(err, errlen, "%s: %s", path, strerror(errno));
         return errno == ENOENT ? ST_ENOENT : errno == EACCES ? ST_EPERM : ST_EIO;
@@ -118,10 +95,11 @@ enum st_err adb_key_load(const char *path, struct adb_key **out,
     if (!e) {
         e = adb_key_parse(b.data, b.len, out);
         if (e)
-            adb_seterr(err, errlen, "%s: not an unencrypted RSA private key in PEM",
-                       path);
+            adb_seterr(err, errlen, e == ST_EUNSUPPORTED ? "%s: " NO_RSA
+                                                         : "%s: not an unencrypted RSA "
+                                                           "private key in PEM", path);
     }
-    OPENSSL_cleanse(b.data, b.len);
+    crypto_cleanse(b.data, b.len);
     dynbuf_free(&b);
     return e;
 }
@@ -130,7 +108,7 @@ void adb_key_free(struct adb_key *k)
 {
     if (!k)
         return;
-    EVP_PKEY_free(k->pk);
+    rsakey_free(k->k);
     free(k);
 }
 
@@ -140,18 +118,7 @@ enum st_err adb_key_sign(const struct adb_key *k, const uint8_t *token,
     *siglen = 0;
     if (tlen != ADB_AUTH_TOKEN_LEN)
         return ST_EINVAL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(k->pk, NULL);
-    size_t n = ADB_AUTH_SIG_MAX;
-    int ok = ctx && EVP_PKEY_sign_init(ctx) > 0 &&
-             EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0 &&
-             EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha1()) > 0 &&
-             EVP_PKEY_sign(ctx, sig, &n, token, tlen) > 0;
-    EVP_PKEY_CTX_free(ctx);
-    ERR_clear_error();
-    if (!ok)
-        return ST_EIO;
-    *siglen = n;
-    return ST_OK;
+    return rsakey_sign_sha1(k->k, token, tlen, sig, ADB_AUTH_SIG_MAX, siglen);
 }
 
 /* -1/n0 mod 2^32 (n0 odd), by Newton's iteration. */
@@ -163,65 +130,84 @@ static uint32_t n0inv32(uint32_t n0)
     return 0u - x;
 }
 
-static enum st_err pub_struct(EVP_PKEY *pk, uint8_t st[ADB_PUBKEY_STRUCT])
+/* R^2 mod n for R = 2^(32 * words): doubling 2 * 32 * words times from 1,
+ * subtracting n whenever the value reaches it.  n is little-endian words,
+ * its top bit set (a key of exactly 32 * words bits), so r < n < 2^top
+ * and r << 1 never needs more than one extra bit. */
+static void r_squared(const uint32_t *n, size_t words, uint32_t *r)
 {
-    BIGNUM *n = NULL, *e = NULL, *r = BN_new(), *rr = BN_new();
-    BN_CTX *bc = BN_CTX_new();
-    enum st_err res = ST_EFORMAT;
-    if (!r || !rr || !bc)
-        goto out;
-    if (EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_N, &n) <= 0 ||
-        EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_E, &e) <= 0 ||
-        BN_num_bits(n) != 32 * ADB_PUBKEY_WORDS || BN_num_bits(e) > 32)
-        goto out;
+    memset(r, 0, words * sizeof *r);
+    r[0] = 1;
+    for (size_t step = 0; step < 64 * words; step++) {
+        uint32_t carry = 0;
+        for (size_t i = 0; i < words; i++) {
+            uint32_t top = r[i] >> 31;
+            r[i] = r[i] << 1 | carry;
+            carry = top;
+        }
+        int ge = carry != 0;
+        for (size_t i = words; !carry && i-- > 0;) {
+            if (r[i] != n[i]) {
+                ge = r[i] > n[i];
+                break;
+            }
+            if (i == 0)
+                ge = 1;
+        }
+        if (!ge)
+            continue;
+        uint64_t borrow = 0;
+        for (size_t i = 0; i < words; i++) {
+            uint64_t d = (uint64_t)r[i] - n[i] - borrow;
+            r[i] = (uint32_t)d;
+            borrow = d >> 63;
+        }
+    }
+}
+
+static enum st_err pub_struct(const struct rsakey *k, uint8_t st[ADB_PUBKEY_STRUCT])
+{
     uint8_t *p = st;
+    uint32_t exp = 0;
+    if (rsakey_bits(k) != 32 * ADB_PUBKEY_WORDS ||
+        rsakey_public(k, p + 8, 4 * ADB_PUBKEY_WORDS, &exp))
+        return ST_EFORMAT;
     adb_set32(p, ADB_PUBKEY_WORDS);
-    if (BN_bn2lebinpad(n, p + 8, 4 * ADB_PUBKEY_WORDS) < 0)
-        goto out;
     adb_set32(p + 4, n0inv32(adb_get32(p + 8)));
-    if (!BN_set_bit(r, 64 * ADB_PUBKEY_WORDS) || !BN_mod(rr, r, n, bc) ||
-        BN_bn2lebinpad(rr, p + 8 + 4 * ADB_PUBKEY_WORDS, 4 * ADB_PUBKEY_WORDS) < 0)
-        goto out;
-    adb_set32(p + 8 + 8 * ADB_PUBKEY_WORDS, (uint32_t)BN_get_word(e));
-    res = ST_OK;
-out:
-    BN_free(n);
-    BN_free(e);
-    BN_free(r);
-    BN_free(rr);
-    BN_CTX_free(bc);
-    ERR_clear_error();
-    return res;
+    uint32_t n[ADB_PUBKEY_WORDS], rr[ADB_PUBKEY_WORDS];
+    for (size_t i = 0; i < ADB_PUBKEY_WORDS; i++)
+        n[i] = adb_get32(p + 8 + 4 * i);
+    r_squared(n, ADB_PUBKEY_WORDS, rr);
+    for (size_t i = 0; i < ADB_PUBKEY_WORDS; i++)
+        adb_set32(p + 8 + 4 * ADB_PUBKEY_WORDS + 4 * i, rr[i]);
+    adb_set32(p + 8 + 8 * ADB_PUBKEY_WORDS, exp);
+    return ST_OK;
 }
 
 enum st_err adb_key_pub_b64(const struct adb_key *k, struct dynbuf *out)
 {
     uint8_t st[ADB_PUBKEY_STRUCT];
-    unsigned char b64[4 * ((ADB_PUBKEY_STRUCT + 2) / 3) + 1];
-    enum st_err e = pub_struct(k->pk, st);
-    if (e)
-        return e;
-    int n = EVP_EncodeBlock(b64, st, ADB_PUBKEY_STRUCT);
-    return n > 0 ? dynbuf_add(out, b64, (size_t)n) : ST_EIO;
+    enum st_err e = pub_struct(k->k, st);
+    return e ? e : b64_encode(st, ADB_PUBKEY_STRUCT, out);
 }
 
 void adb_auth_user_host(char *out, size_t n)
 {
-    const char *user = getenv("LOGNAME");
+    const char *user = plat_username();
     char host[256] = "";
     const char *h = getenv("HOSTNAME");
     if (h && *h)
         snprintf(host, sizeof host, "%s", h);
-    else if (gethostname(host, sizeof host) || !host[0])
+    else if (plat_hostname(host, sizeof host) || !host[0])
         snprintf(host, sizeof host, "unknown");
     host[sizeof host - 1] = '\0';
     snprintf(out, n, "%s@%s", user ? user : "", host);
 }
 
-static enum st_err write_file(const char *path, int flags, mode_t mode,
+static enum st_err write_file(const char *path, int flags, unsigned mode,
                               const void *p, size_t n, char *err, size_t errlen)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, mode);
+    int fd = plat_open(path, O_WRONLY | O_CREAT | flags, mode);
     if (fd < 0) {
         adb_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
         return errno == EEXIST ? ST_EINVAL : ST_EIO;
@@ -247,25 +233,27 @@ static enum st_err write_file(const char *path, int flags, mode_t mode,
 }
 
 /* A new file that appears whole or not at all: written under a temporary
- * name (mode 0600 from mkstemp), then linked to path, which fails when
- * another run (another device's thread) made it first: ST_EINVAL. */
+ * name (mode 0600 from mkstemp), then renamed to path unless that exists,
+ * which fails when another run (another device's thread) made it first:
+ * ST_EINVAL. */
 static enum st_err write_new_whole(const char *path, const void *p, size_t n, char *err,
                                    size_t errlen)
 {
     char tmp[4096 + 16];
     snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = plat_mkstemp(tmp);
     if (fd < 0) {
         adb_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
         return ST_EIO;
     }
     close(fd);
     enum st_err e = write_file(tmp, O_TRUNC, 0600, p, n, err, errlen);
-    if (!e && link(tmp, path) != 0) {
+    if (!e && plat_rename_noreplace(tmp, path) != 0) {
         adb_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
         e = errno == EEXIST ? ST_EINVAL : ST_EIO;
     }
-    unlink(tmp);
+    if (e)
+        plat_unlink(tmp);
     return e;
 }
 
@@ -273,30 +261,26 @@ static void make_parent_dir(const char *path)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
+    char *slash = (char *)plat_last_sep(dir);
     if (slash && slash != dir) {
         *slash = '\0';
-        mkdir(dir, 0750);
+        plat_mkdir(dir, 0750);
     }
 }
 
 enum st_err adb_key_generate(const char *path, char *err, size_t errlen)
 {
     make_parent_dir(path);
-    EVP_PKEY *pk = EVP_RSA_gen(2048);
-    BIO *bio = BIO_new(BIO_s_mem());
-    struct adb_key k = {pk};
-    struct dynbuf pub;
+    struct dynbuf pem, pub;
+    dynbuf_init(&pem, ADB_KEYFILE_MAX);
     dynbuf_init(&pub, 2048);
-    enum st_err e = ST_EIO;
-    char *pem = NULL;
-    long pemlen;
-    if (!pk || !bio || PEM_write_bio_PrivateKey(bio, pk, NULL, NULL, 0, NULL, NULL) <= 0 ||
-        (pemlen = BIO_get_mem_data(bio, &pem)) <= 0) {
-        adb_seterr(err, errlen, "generating an RSA key failed");
+    struct adb_key k = {NULL};
+    enum st_err e = rsakey_generate(2048, &pem, &k.k);
+    if (e) {
+        adb_seterr(err, errlen, e == ST_EUNSUPPORTED ? NO_RSA : "generating an RSA key failed");
         goto out;
     }
-    e = write_new_whole(path, pem, (size_t)pemlen, err, errlen);
+    e = write_new_whole(path, pem.data, pem.len, err, errlen);
     if (e)
         goto out;
     char who[256], pubpath[4096 + 8];
@@ -309,10 +293,10 @@ enum st_err adb_key_generate(const char *path, char *err, size_t errlen)
         e = write_file(pubpath, O_TRUNC, 0644, pub.data, pub.len, err, errlen);
     ST_DBG(DBG_ADB, "auth: generated %s", path);
 out:
-    BIO_free_all(bio);      /* the mem BIO clears nothing: free promptly */
-    EVP_PKEY_free(pk);
+    crypto_cleanse(pem.data, pem.len);
+    dynbuf_free(&pem);
+    rsakey_free(k.k);
     dynbuf_free(&pub);
-    ERR_clear_error();
     return e;
 }
 
@@ -325,55 +309,38 @@ enum st_err adb_pubkey_parse(const char *line, size_t len, struct adb_pubkey **o
     while (n < len && line[n] != ' ' && line[n] != '\t' && line[n] != '\n' &&
            line[n] != '\r' && line[n] != '\0')
         n++;
-    unsigned char st[4 * 300];
-    if (!n || n % 4 || n / 4 * 3 > sizeof st)
+    if (!n || n % 4 || n / 4 * 3 > 4 * 300)
         return ST_EFORMAT;
-    int got = EVP_DecodeBlock(st, (const unsigned char *)line, (int)n);
-    ERR_clear_error();
-    int pad = (line[n - 1] == '=') + (line[n - 2] == '=');
-    if (got < 0 || got - pad != ADB_PUBKEY_STRUCT ||
-        adb_get32(st) != ADB_PUBKEY_WORDS)
-        return ST_EFORMAT;
-    BIGNUM *bn_n = BN_lebin2bn(st + 8, 4 * ADB_PUBKEY_WORDS, NULL);
-    BIGNUM *bn_e = BN_new();
-    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
-    OSSL_PARAM *params = NULL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
-    EVP_PKEY *pk = NULL;
-    enum st_err e = ST_EFORMAT;
-    uint32_t exp = adb_get32(st + 8 + 8 * ADB_PUBKEY_WORDS);
-    if (!bn_n || !bn_e || !bld || !ctx || !BN_is_odd(bn_n) || exp < 3 || !(exp & 1) ||
-        !BN_set_word(bn_e, exp) ||
-        !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, bn_n) ||
-        !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, bn_e) ||
-        !(params = OSSL_PARAM_BLD_to_param(bld)) || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-        EVP_PKEY_fromdata(ctx, &pk, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-        goto out;
+    struct dynbuf st;
+    dynbuf_init(&st, 4 * 300);
+    enum st_err e = b64_decode(line, n, &st, NULL) ? ST_EFORMAT : ST_OK;
+    const uint8_t *b = (const uint8_t *)st.data;
+    if (!e && (st.len != ADB_PUBKEY_STRUCT || adb_get32(b) != ADB_PUBKEY_WORDS))
+        e = ST_EFORMAT;
+    uint32_t exp = e ? 0 : adb_get32(b + 8 + 8 * ADB_PUBKEY_WORDS);
+    if (!e && (exp < 3 || !(exp & 1)))
+        e = ST_EFORMAT;
+    struct rsakey *rk = NULL;
+    if (!e)
+        e = rsakey_from_public(b + 8, 4 * ADB_PUBKEY_WORDS, exp, &rk);
+    dynbuf_free(&st);
+    if (e)
+        return e == ST_ENOMEM ? e : ST_EFORMAT;
     struct adb_pubkey *k = calloc(1, sizeof *k);
     if (!k) {
-        e = ST_ENOMEM;
-        goto out;
+        rsakey_free(rk);
+        return ST_ENOMEM;
     }
-    k->pk = pk;
-    pk = NULL;
+    k->k = rk;
     *out = k;
-    e = ST_OK;
-out:
-    EVP_PKEY_free(pk);
-    EVP_PKEY_CTX_free(ctx);
-    OSSL_PARAM_free(params);
-    OSSL_PARAM_BLD_free(bld);
-    BN_free(bn_n);
-    BN_free(bn_e);
-    ERR_clear_error();
-    return e;
+    return ST_OK;
 }
 
 void adb_pubkey_free(struct adb_pubkey *k)
 {
     if (!k)
         return;
-    EVP_PKEY_free(k->pk);
+    rsakey_free(k->k);
     free(k);
 }
 
@@ -382,14 +349,17 @@ int adb_pubkey_verify(const struct adb_pubkey *k, const uint8_t *token,
 {
     if (tlen != ADB_AUTH_TOKEN_LEN)
         return 0;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(k->pk, NULL);
-    int ok = ctx && EVP_PKEY_verify_init(ctx) > 0 &&
-             EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0 &&
-             EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha1()) > 0 &&
-             EVP_PKEY_verify(ctx, sig, siglen, token, tlen) == 1;
-    EVP_PKEY_CTX_free(ctx);
-    ERR_clear_error();
-    return ok;
+    return rsakey_verify_sha1(k->k, token, tlen, sig, siglen);
+}
+
+/* Whether two keys are one (the same public half). */
+static int same_key(const struct rsakey *a, const struct rsakey *b)
+{
+    uint8_t na[ADB_AUTH_SIG_MAX], nb[ADB_AUTH_SIG_MAX];
+    uint32_t ea, eb;
+    return rsakey_bits(a) == rsakey_bits(b) &&
+           !rsakey_public(a, na, sizeof na, &ea) && !rsakey_public(b, nb, sizeof nb, &eb) &&
+           ea == eb && !memcmp(na, nb, sizeof na);
 }
 
 /* ---- keyring ------------------------------------------------------------ */
@@ -403,7 +373,7 @@ static enum st_err ring_add(struct adb_keyring *kr, const char *path)
         return ST_OK;
     }
     for (size_t i = 0; i < kr->n; i++)
-        if (EVP_PKEY_eq(kr->v[i]->pk, k->pk) == 1) {
+        if (same_key(kr->v[i]->k, k->k)) {
             adb_key_free(k);
             return ST_OK;
         }
@@ -426,19 +396,19 @@ static int ends_with(const char *s, const char *suffix)
 
 static enum st_err ring_add_dir(struct adb_keyring *kr, const char *dir)
 {
-    DIR *d = opendir(dir);
+    struct plat_dir *d = plat_opendir(dir);
     if (!d)
         return ST_OK;
     enum st_err e = ST_OK;
-    struct dirent *de;
-    while (!e && (de = readdir(d))) {
-        if (!ends_with(de->d_name, ".adb_key"))
+    const char *name;
+    while (!e && (name = plat_readdir(d))) {
+        if (!ends_with(name, ".adb_key"))
             continue;
         char path[4096];
-        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+        if (snprintf(path, sizeof path, "%s%c%s", dir, PLAT_SEP, name) < (int)sizeof path)
             e = ring_add(kr, path);
     }
-    closedir(d);
+    plat_closedir(d);
     return e;
 }
 
@@ -448,14 +418,15 @@ enum st_err adb_keyring_load(struct adb_keyring *kr, const char *home,
 {
     memset(kr, 0, sizeof *kr);
     if (!home)
-        home = getenv("HOME");
+        home = plat_home();
     if (!vendor)
         vendor = getenv("ADB_VENDOR_KEYS");
     enum st_err e = ST_OK;
     if (home && *home) {
-        snprintf(kr->user_path, sizeof kr->user_path, "%s/.android/adbkey", home);
-        struct stat sb;
-        if (create && stat(kr->user_path, &sb) && errno == ENOENT) {
+        snprintf(kr->user_path, sizeof kr->user_path, "%s%c.android%cadbkey", home,
+                 PLAT_SEP, PLAT_SEP);
+        struct plat_stat sb;
+        if (create && plat_stat(kr->user_path, &sb) && errno == ENOENT) {
             e = adb_key_generate(kr->user_path, err, errlen);
             if (e == ST_EINVAL)     /* somebody else made it meanwhile */
                 e = ST_OK;
@@ -466,14 +437,14 @@ enum st_err adb_keyring_load(struct adb_keyring *kr, const char *home,
             return e;
     }
     while (vendor && *vendor) {
-        size_t k = strcspn(vendor, ":");
+        size_t k = strcspn(vendor, PLAT_WINDOWS ? ";" : ":");
         char path[4096];
         if (k && k < sizeof path) {
             memcpy(path, vendor, k);
             path[k] = '\0';
-            struct stat sb;
-            if (!stat(path, &sb))
-                e = S_ISDIR(sb.st_mode) ? ring_add_dir(kr, path) : ring_add(kr, path);
+            struct plat_stat sb;
+            if (!plat_stat(path, &sb))
+                e = sb.kind == PLAT_DIR ? ring_add_dir(kr, path) : ring_add(kr, path);
             if (e)
                 return e;
         }

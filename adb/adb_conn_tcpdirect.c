@@ -7,9 +7,10 @@
  */
 #include "adb_wire.h"
 
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lib/plat.h"
 
 struct tcp_ptrans {
     struct adb_ptrans base;
@@ -32,8 +33,8 @@ static enum st_err tp_send(struct adb_ptrans *t, const uint8_t hdr[ADB_HDR_LEN],
 {
     struct tcp_ptrans *tp = (struct tcp_ptrans *)t;
     if (t->io.cancel_fd >= 0) {
-        struct pollfd pf = {t->io.cancel_fd, POLLIN, 0};
-        if (poll(&pf, 1, 0) > 0) {
+        struct plat_pollfd pf = {t->io.cancel_fd, PLAT_POLLIN, 0};
+        if (plat_poll(&pf, 1, 0) > 0) {
             adb_seterr(t->err, sizeof t->err, "interrupted");
             return ST_EINTR;
         }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "adb.h"
+#include "lib/printf.h"
 
 #define ADB_ERRLEN 512
 
@@ -31,12 +32,12 @@ struct adb_io {
 int64_t adb_now_ms(void);
 /* Now + timeout, or -1 when the timeout is off. */
 int64_t adb_deadline(const struct adb_io *io);
-/* Wait until fd has one of events (POLLIN/POLLOUT).  ST_ETIMEOUT at the
+/* Wait until fd has one of events (PLAT_POLLIN/PLAT_POLLOUT).  ST_ETIMEOUT at the
  * deadline, ST_EINTR when cancel_fd is readable (checked first). */
 enum st_err adb_wait_fd(int fd, short events, int64_t deadline, int cancel_fd,
                         char *err, size_t errlen);
 void adb_seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    ST_PRINTF(3, 4);
 /* Copy a detail message between objects (src may equal "" or dst). */
 void adb_copyerr(char *dst, size_t dstlen, const char *src);
 

@@ -8,17 +8,15 @@
 #include "adb_int.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+
+#include "lib/plat.h"
 
 int64_t adb_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return plat_now_ms();
 }
 
 int64_t adb_deadline(const struct adb_io *io)
@@ -59,15 +57,15 @@ enum st_err adb_wait_fd(int fd, short events, int64_t deadline, int cancel_fd,
                         char *err, size_t errlen)
 {
     for (;;) {
-        struct pollfd p[2] = {{.fd = fd, .events = events},
-                              {.fd = cancel_fd, .events = POLLIN}};
-        nfds_t n = cancel_fd >= 0 ? 2 : 1;
+        struct plat_pollfd p[2] = {{.fd = fd, .events = events},
+                                   {.fd = cancel_fd, .events = PLAT_POLLIN}};
+        size_t n = cancel_fd >= 0 ? 2 : 1;
         int tmo = poll_timeout(deadline);
-        int r = poll(p, n, tmo);
+        int r = plat_poll(p, n, tmo);
         if (r < 0) {
             if (errno == EINTR)
                 continue;   /* a signal; its handler wrote the cancel fd */
-            adb_seterr(err, errlen, "poll: %s", strerror(errno));
+            adb_seterr(err, errlen, "poll: %s", plat_strerror(errno));
             return ST_EIO;
         }
         if (n == 2 && p[1].revents) {
@@ -129,7 +127,7 @@ enum st_err adb_nap(const struct adb_io *io, int64_t deadline, int poll_ms,
     int64_t until = now + poll_ms;
     if (deadline >= 0 && deadline < until)
         until = deadline;
-    enum st_err e = adb_wait_fd(-1, POLLIN, until, io->cancel_fd, err, errlen);
+    enum st_err e = adb_wait_fd(-1, PLAT_POLLIN, until, io->cancel_fd, err, errlen);
     if (e != ST_ETIMEOUT)
         return e;
     return deadline >= 0 && until >= deadline ? ST_ETIMEOUT : ST_OK;

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "lib/plat.h"
 
 struct file_sink {
     int fd;
@@ -53,7 +53,7 @@ enum st_err adb_sync_pull_file(struct adb_sync *s, const char *path,
         adb_seterr(s->err, sizeof s->err, "host path too long: %s", local);
         return ST_EINVAL;
     }
-    struct file_sink f = {.fd = mkstemp(tmp.data), .progress = progress};
+    struct file_sink f = {.fd = plat_mkstemp(tmp.data), .progress = progress};
     if (f.fd < 0) {
         adb_seterr(s->err, sizeof s->err, "cannot create %s: %s", tmp.data,
                    strerror(errno));
@@ -64,7 +64,7 @@ enum st_err adb_sync_pull_file(struct adb_sync *s, const char *path,
     enum st_err e = adb_sync_pull(s, path, &sink);
     if (f.err_no)
         adb_seterr(s->err, sizeof s->err, "write %s: %s", tmp.data, strerror(f.err_no));
-    if (fchmod(f.fd, 0644) < 0 && !e) {
+    if (plat_fchmod(f.fd, 0644) < 0 && !e) {
         adb_seterr(s->err, sizeof s->err, "chmod %s: %s", tmp.data, strerror(errno));
         e = ST_EIO;
     }
@@ -72,12 +72,12 @@ enum st_err adb_sync_pull_file(struct adb_sync *s, const char *path,
         adb_seterr(s->err, sizeof s->err, "write %s: %s", tmp.data, strerror(errno));
         e = ST_EIO;
     }
-    if (!e && rename(tmp.data, local) < 0) {
+    if (!e && plat_rename(tmp.data, local) < 0) {
         adb_seterr(s->err, sizeof s->err, "rename to %s: %s", local, strerror(errno));
         e = ST_EIO;
     }
     if (e)
-        unlink(tmp.data);
+        plat_unlink(tmp.data);
     dynbuf_free(&tmp);
     return e;
 }

@@ -12,8 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lib/debug.h"
 
@@ -198,7 +196,7 @@ enum st_err adb_sync_pull(struct adb_sync *s, const char *path,
     enum st_err e = adb_sync_stat(s, path, &st);
     if (e)
         return e;
-    if (S_ISDIR(st.mode)) {
+    if ((st.mode & 0170000) == 0040000) {     /* the device's S_IFDIR (Linux) */
         adb_seterr(s->err, sizeof s->err, "%s is a directory", path);
         return ST_EINVAL;
     }

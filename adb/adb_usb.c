@@ -19,21 +19,21 @@
 #include "adb_wire.h"
 #include "adb_usb.h"
 
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/debug.h"
+#include "lib/plat.h"
 
 #define SLICE_MS 250
 #define MAX_STALLS 3
 
-static const struct adb_usb_ops *usb_ops = &adb_usb_libusb_ops;
+static const struct adb_usb_ops *usb_ops = &adb_usb_system_ops;
 
 void adb_usb_set_ops(const struct adb_usb_ops *ops)
 {
-    usb_ops = ops ? ops : &adb_usb_libusb_ops;
+    usb_ops = ops ? ops : &adb_usb_system_ops;
 }
 
 int adb_usb_find_iface(const struct adb_usb_devdesc *d, uint8_t *in, uint8_t *out,
@@ -91,8 +91,8 @@ static int cancelled(const struct adb_io *io)
 {
     if (io->cancel_fd < 0)
         return 0;
-    struct pollfd pf = {io->cancel_fd, POLLIN, 0};
-    return poll(&pf, 1, 0) > 0;
+    struct plat_pollfd pf = {io->cancel_fd, PLAT_POLLIN, 0};
+    return plat_poll(&pf, 1, 0) > 0;
 }
 
 static unsigned slice(int64_t deadline)
@@ -356,7 +356,7 @@ enum st_err adb_usb_open(const struct adb_direct_params *p, const char *serial,
     u->ctx = usb_ops->init();
     if (!u->ctx) {
         free(u);
-        adb_seterr(p->err, p->errlen, "USB is not available (libusb could not start)");
+        adb_seterr(p->err, p->errlen, "%s", adb_usb_unavailable);
         return ST_EUNSUPPORTED;
     }
     struct adb_usb_devdesc *v = NULL;

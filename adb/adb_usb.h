@@ -63,8 +63,12 @@ struct adb_usb_ops {
     void (*close)(void *h);
 };
 
-extern const struct adb_usb_ops adb_usb_libusb_ops;
-/* Tests replace the operations (NULL: back to libusb). */
+/* The system's: libusb (adb_usb_libusb.c); none on Windows, where adb's own
+ * driver owns the device (adb_usb_none.c: init fails, with
+ * adb_usb_unavailable saying so). */
+extern const struct adb_usb_ops adb_usb_system_ops;
+extern const char adb_usb_unavailable[];
+/* Tests replace the operations (NULL: back to the system's). */
 void adb_usb_set_ops(const struct adb_usb_ops *ops);
 
 /* The ADB interface of a device: class 0xff/0x42/0x01 (or the USB debug

@@ -153,7 +153,9 @@ static void lu_close(void *h)
     libusb_close(h);
 }
 
-const struct adb_usb_ops adb_usb_libusb_ops = {
+const char adb_usb_unavailable[] = "USB is not available (libusb could not start)";
+
+const struct adb_usb_ops adb_usb_system_ops = {
     lu_init, lu_exit, lu_list, lu_list_free, lu_open, lu_string,
     lu_claim, lu_release, lu_clear_halt, lu_bulk, lu_close,
 };

@@ -1,32 +1,25 @@
 /* Small helpers for capture state; see capture.h. */
 #include "capture.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "lib/plat.h"
 
 #include "formats/atrace/linecut.h"
 
 double capture_now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+    return plat_now_us();
 }
 
 void capture_uuid(char out[40])
 {
     unsigned char b[16] = {0};
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (read(fd, b, sizeof(b)) != (ssize_t)sizeof(b)) {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            for (int i = 0; i < 16; i++)
-                b[i] ^= (unsigned char)(ts.tv_nsec >> (i % 4 * 8)) ^ (unsigned char)getpid();
-        }
-        close(fd);
+    if (plat_random(b, sizeof(b)) != 0) {
+        uint64_t t = (uint64_t)time(NULL) ^ (uint64_t)(plat_now_us() * 1e3);
+        for (int i = 0; i < 16; i++)
+            b[i] ^= (unsigned char)(t >> (i % 8 * 8)) ^ (unsigned char)plat_getpid();
     }
     b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
     b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);

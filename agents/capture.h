@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lib/dynbuf.h"
+#include "lib/printf.h"
 
 struct adb_device;
 struct fairlock;
@@ -44,9 +45,9 @@ struct capture_opts {
 
 struct capture_ui {
     /* an informational line (catapult's wording where it has one) */
-    void (*note)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    void (*note)(void *ctx, const char *fmt, ...) ST_PRINTF(2, 3);
     /* a warning line */
-    void (*warn)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    void (*warn)(void *ctx, const char *fmt, ...) ST_PRINTF(2, 3);
     /* bytes of trace received so far (collection progress) */
     void (*progress)(void *ctx, uint64_t bytes);
     /* a stream's totals so far, while tracing (may be called from the

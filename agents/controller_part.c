@@ -11,9 +11,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "agent.h"
+#include "lib/plat.h"
 
 struct ctl {
     struct capture *c;
@@ -50,7 +50,7 @@ static enum st_err collect(void *state, struct tracewriter *w)
         return ST_OK;
     }
     char json[512];
-    int pid = (int)getpid();
+    int pid = plat_getpid();
     int n = snprintf(json, sizeof(json),
                      "{\"traceEvents\": [{\"ph\": \"c\", \"category\": \"systrace\", "
                      "\"pid\": %d, \"tid\": %d, \"ts\": %.3f, \"name\": \"clock_sync\", "

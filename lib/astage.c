@@ -1,11 +1,11 @@
 /* A write stage on its own thread; see astage.h. */
 #include "astage.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "plat.h"
 
 struct astage {
     st_write_fn out;
@@ -63,11 +63,7 @@ struct astage *astage_new(st_write_fn out, void *ctx)
             astage_free(a);
             return NULL;
         }
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    a->running = !pthread_create(&a->th, NULL, run, a);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    a->running = !plat_thread_start(&a->th, run, a);
     if (!a->running) {
         astage_free(a);
         return NULL;

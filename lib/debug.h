@@ -7,6 +7,7 @@
 #ifndef SYSTRACE_DEBUG_H
 #define SYSTRACE_DEBUG_H
 
+#include "printf.h"
 #include <stddef.h>
 
 enum st_dbg_topic {
@@ -28,7 +29,7 @@ extern unsigned st_debug_mask;
 void st_debug_init(void);
 
 void st_debug_log(enum st_dbg_topic t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    ST_PRINTF(2, 3);
 void st_debug_hex(enum st_dbg_topic t, const char *what, const void *p, size_t n);
 
 #define ST_DBG(topic, ...)                                                  \

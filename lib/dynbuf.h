@@ -8,6 +8,7 @@
 #ifndef SYSTRACE_DYNBUF_H
 #define SYSTRACE_DYNBUF_H
 
+#include "printf.h"
 #include <stddef.h>
 #include "error.h"
 
@@ -26,7 +27,7 @@ enum st_err dynbuf_add(struct dynbuf *b, const void *p, size_t n);
 enum st_err dynbuf_addstr(struct dynbuf *b, const char *s);
 enum st_err dynbuf_addc(struct dynbuf *b, char c);
 enum st_err dynbuf_printf(struct dynbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    ST_PRINTF(2, 3);
 
 /* Drop the first n bytes (n > len drops everything). */
 void dynbuf_consume(struct dynbuf *b, size_t n);

@@ -10,7 +10,7 @@
 #ifndef SYSTRACE_FAIRLOCK_H
 #define SYSTRACE_FAIRLOCK_H
 
-#include <pthread.h>
+#include "plat.h"
 
 struct fairlock {
     pthread_mutex_t m;

@@ -7,16 +7,14 @@
 #include "outfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "astage.h"
 #include "outpath.h"
+#include "plat.h"
 #include "tmpfiles.h"
 
 #define MAX_FREE_NAMES 1000
@@ -95,17 +93,15 @@ static enum st_err drain(struct outfile *o)
  * target written in place. */
 static enum st_err make_tmp(struct outfile *o)
 {
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir)
-        dir = "/tmp";
+    const char *dir = plat_tmpdir();
     size_t n = (o->target.dest ? strlen(o->target.dest) : strlen(dir)) + 32;
     if (!(o->tmp = malloc(n)))
         return fail(o, ST_ENOMEM, ENOMEM);
     if (o->target.kind == OUTPATH_FILE)
         snprintf(o->tmp, n, "%s.tmp.XXXXXX", o->target.dest);
     else
-        snprintf(o->tmp, n, "%s/systrace-out.XXXXXX", dir);
-    o->fd = mkstemp(o->tmp);
+        snprintf(o->tmp, n, "%s%csystrace-out.XXXXXX", dir, PLAT_SEP);
+    o->fd = plat_mkstemp(o->tmp);
     if (o->fd < 0) {
         int err = errno;
         free(o->tmp);
@@ -116,15 +112,14 @@ static enum st_err make_tmp(struct outfile *o)
                  strerror(err));
         return o->err = ST_EIO;
     }
-    fcntl(o->fd, F_SETFD, FD_CLOEXEC);
     tmpfiles_add(o->tmp);
     if (o->target.kind == OUTPATH_FILE) {
         /* mkstemp makes 0600: a new file gets the umask's mode, a replaced
          * one keeps its own (and its owner, where we may set it) */
-        if (o->target.replaces && fchown(o->fd, o->target.uid, o->target.gid) != 0) {
+        if (o->target.replaces && plat_fchown(o->fd, o->target.uid, o->target.gid) != 0) {
             /* not ours to give away: the mode is still kept */
         }
-        if (fchmod(o->fd, o->target.mode) != 0)
+        if (plat_fchmod(o->fd, o->target.mode) != 0)
             return fail(o, ST_EIO, errno);
     }
     return ST_OK;
@@ -185,6 +180,20 @@ enum st_err outfile_flush(struct outfile *o)
     return drain(o);
 }
 
+FILE *outfile_stdio(struct outfile *o)
+{
+    if (drain(o)) {
+        errno = EIO;
+        return NULL;
+    }
+    /* a duplicate shares the file position: the stream appends to the file */
+    int fd = dup(o->fd);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f && fd >= 0)
+        close(fd);
+    return f;
+}
+
 static enum st_err copy_range(struct outfile *o, uint64_t from, uint64_t to,
                               uint64_t len, int backwards)
 {
@@ -196,8 +205,8 @@ static enum st_err copy_range(struct outfile *o, uint64_t from, uint64_t to,
     while (done < len) {
         size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
         uint64_t off = backwards ? len - done - n : done;
-        ssize_t r = pread(o->fd, b, n, (off_t)(from + off));
-        if (r != (ssize_t)n || pwrite(o->fd, b, n, (off_t)(to + off)) != (ssize_t)n) {
+        ssize_t r = plat_pread(o->fd, b, n, from + off);
+        if (r != (ssize_t)n || plat_pwrite(o->fd, b, n, to + off) != (ssize_t)n) {
             free(b);
             return fail(o, ST_EIO, r < 0 || errno ? errno : EIO);
         }
@@ -220,30 +229,23 @@ enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b)
     if (copy_range(o, b, a, tail, b < a))
         return o->err;
     uint64_t newend = a + tail;
-    if (ftruncate(o->fd, (off_t)newend) != 0)
+    if (plat_ftruncate(o->fd, newend) != 0)
         return fail(o, ST_EIO, errno);
-    if (lseek(o->fd, (off_t)newend, SEEK_SET) < 0)
+    if (plat_seek(o->fd, newend) < 0)
         return fail(o, ST_EIO, errno);
     o->written = newend;
     return ST_OK;
 }
 
 /* Rename into a name no file has: PATH, PATH-1.EXT, ... (never replacing
- * one that appeared meanwhile: RENAME_NOREPLACE, or link on file systems
- * without it). */
+ * one that appeared meanwhile: plat_rename_noreplace). */
 static enum st_err rename_free(struct outfile *o)
 {
     for (unsigned n = 0; n < MAX_FREE_NAMES; n++) {
         char *cand = outpath_candidate(o->target.dest, n);
         if (!cand)
             return fail(o, ST_ENOMEM, ENOMEM);
-        int r = renameat2(AT_FDCWD, o->tmp, AT_FDCWD, cand, RENAME_NOREPLACE);
-        if (r != 0 && (errno == EINVAL || errno == ENOSYS)) {
-            r = link(o->tmp, cand);
-            if (r == 0)
-                unlink(o->tmp);
-        }
-        if (r == 0) {
+        if (plat_rename_noreplace(o->tmp, cand) == 0) {
             free(o->path);
             o->path = cand;
             return ST_OK;
@@ -259,15 +261,15 @@ static enum st_err rename_free(struct outfile *o)
 /* A target written in place: copy the staged bytes into it. */
 static enum st_err copy_out(struct outfile *o)
 {
-    int to = !strcmp(o->path, "-") ? STDOUT_FILENO : open(o->path, O_WRONLY | O_CLOEXEC);
+    int to = !strcmp(o->path, "-") ? STDOUT_FILENO : plat_open(o->path, O_WRONLY, 0);
     if (to < 0)
         return fail(o, ST_EIO, errno);
     enum st_err e = ST_OK;
     unsigned char *b = malloc(1 << 20);
     if (!b)
         e = fail(o, ST_ENOMEM, ENOMEM);
-    for (off_t off = 0; !e;) {
-        ssize_t r = pread(o->fd, b, 1 << 20, off);
+    for (uint64_t off = 0; !e;) {
+        ssize_t r = plat_pread(o->fd, b, 1 << 20, off);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
@@ -278,7 +280,7 @@ static enum st_err copy_out(struct outfile *o)
         int err = write_fd(to, b, (size_t)r);
         if (err)
             e = fail(o, ST_EIO, err);
-        off += r;
+        off += (uint64_t)r;
     }
     free(b);
     if (to != STDOUT_FILENO && close(to) != 0 && !e)
@@ -292,7 +294,7 @@ static void drop_tmp(struct outfile *o)
         close(o->fd);
     o->fd = -1;
     if (o->tmp) {
-        unlink(o->tmp);
+        plat_unlink(o->tmp);
         tmpfiles_forget(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
@@ -313,7 +315,7 @@ static enum st_err place(struct outfile *o)
     o->fd = -1;
     if (!o->err && (o->flags & OUTFILE_NOREPLACE))
         rename_free(o);
-    else if (!o->err && rename(o->tmp, o->target.dest) != 0)
+    else if (!o->err && plat_rename(o->tmp, o->target.dest) != 0)
         fail(o, ST_EIO, errno);
     if (!o->err) {
         o->committed = 1;
@@ -326,16 +328,16 @@ static enum st_err place(struct outfile *o)
  * aside while what reached the file is placed, and comes back after. */
 static enum st_err keep_written(struct outfile *o)
 {
-    struct stat st;
+    struct plat_stat st;
     if (!(o->flags & OUTFILE_KEEP_WRITTEN) || o->target.kind != OUTPATH_FILE ||
-        o->fd < 0 || fstat(o->fd, &st) != 0)
+        o->fd < 0 || plat_fstat(o->fd, &st) != 0)
         return o->err;
     enum st_err was = o->err;
     char text[sizeof(o->errtext)];
     memcpy(text, o->errtext, sizeof(text));
     o->err = ST_OK;
     o->errtext[0] = 0;
-    o->written = (uint64_t)st.st_size;
+    o->written = st.size;
     enum st_err e = place(o);
     if (!e) {
         o->err = was;

@@ -28,6 +28,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "error.h"
 
 struct outfile;
@@ -50,6 +51,11 @@ uint64_t outfile_tell(const struct outfile *o);
 /* Wait until every byte written so far is in the temporary file, so it
  * can be read back (a --stream spool converted at the end). */
 enum st_err outfile_flush(struct outfile *o);
+
+/* The temporary file as a stdio stream, for printers written against
+ * FILE; not to be mixed with outfile_write.  The caller closes it
+ * (fclose) before outfile_commit.  NULL with errno. */
+FILE *outfile_stdio(struct outfile *o);
 
 /* Make the contents [0, a) followed by [b, end).  b > a drops a range;
  * b < a repeats [b, a).  Both offsets must be <= tell. */

@@ -6,15 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "plat.h"
 
 #define MAX_LINKS 40
 
 /* The directory part of PATH ("." when there is none). */
 static char *dir_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
+    const char *slash = plat_last_sep(path);
     if (!slash)
         return strdup(".");
     return strndup(path, slash == path ? 1 : (size_t)(slash - path));
@@ -27,8 +27,8 @@ enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen
     enum st_err e = ST_EIO;
     switch (errnum) {
     case ENOENT: {
-        struct stat st;
-        if (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+        struct plat_stat st;
+        if (dir && plat_stat(dir, &st) == 0 && st.kind == PLAT_DIR) {
             /* /proc, /sys: there, but no new files can be made in it */
             snprintf(err, errlen, "cannot create files in '%s'; choose another directory", d);
             e = ST_EPERM;
@@ -44,12 +44,16 @@ enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen
         break;
     case EACCES:
     case EPERM:
+#ifdef EROFS
     case EROFS:
+#endif
         snprintf(err, errlen, "cannot create files in '%s': %s", d, strerror(errnum));
         e = ST_EPERM;
         break;
     case ENOSPC:
+#ifdef EDQUOT
     case EDQUOT:
+#endif
         snprintf(err, errlen, "%s", strerror(errnum));
         e = ST_ENOSPC;
         break;
@@ -67,21 +71,20 @@ static char *follow_links(const char *path)
 {
     char *cur = strdup(path);
     for (int hops = 0; cur && hops < MAX_LINKS; hops++) {
-        struct stat st;
-        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+        struct plat_stat st;
+        if (plat_lstat(cur, &st) != 0 || st.kind != PLAT_LINK)
             return cur;
         char buf[PATH_MAX];
-        ssize_t n = readlink(cur, buf, sizeof(buf) - 1);
+        ssize_t n = plat_readlink(cur, buf, sizeof(buf));
         if (n <= 0) {
             free(cur);
             return NULL;
         }
-        buf[n] = '\0';
         char *next;
-        if (buf[0] == '/' || !strchr(cur, '/')) {
+        if (plat_is_absolute(buf) || !plat_last_sep(cur)) {
             next = strndup(buf, (size_t)n);
         } else {
-            size_t dl = (size_t)(strrchr(cur, '/') - cur) + 1;
+            size_t dl = (size_t)(plat_last_sep(cur) - cur) + 1;
             next = malloc(dl + (size_t)n + 1);
             if (next)
                 snprintf(next, dl + (size_t)n + 1, "%.*s%s", (int)dl, cur, buf);
@@ -90,28 +93,21 @@ static char *follow_links(const char *path)
         cur = next;
     }
     if (cur)
-        errno = ELOOP;
+        errno = ELOOP;      /* a loop of links */
     free(cur);
     return NULL;
 }
 
-static mode_t new_mode(void)
-{
-    mode_t um = umask(0);
-    umask(um);
-    return 0666 & ~um;
-}
-
-static enum st_err resolve_file(const char *path, const struct stat *st, struct outpath *p,
-                                char *err, size_t errlen)
+static enum st_err resolve_file(const char *path, const struct plat_stat *st,
+                                struct outpath *p, char *err, size_t errlen)
 {
     p->kind = OUTPATH_FILE;
-    p->mode = new_mode();
+    p->mode = plat_new_file_mode();
     if (st) {
         p->replaces = 1;
-        p->mode = st->st_mode & 07777;
-        p->uid = st->st_uid;
-        p->gid = st->st_gid;
+        p->mode = st->mode;
+        p->uid = st->uid;
+        p->gid = st->gid;
     }
     errno = 0;
     p->dest = follow_links(path);
@@ -128,19 +124,19 @@ enum st_err outpath_resolve(const char *path, struct outpath *p, char *err, size
         return ST_OK;
     }
     size_t len = strlen(path);
-    if (!len || path[len - 1] == '/') {
+    if (!len || plat_is_sep(path[len - 1])) {
         snprintf(err, errlen, "is a directory name, not a file name");
         return ST_EINVAL;
     }
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
+    struct plat_stat st;
+    if (plat_stat(path, &st) == 0) {
+        if (st.kind == PLAT_DIR) {
             snprintf(err, errlen, "is a directory");
             return ST_EINVAL;
         }
-        if (!S_ISREG(st.st_mode)) {
+        if (st.kind != PLAT_FILE) {
             p->kind = OUTPATH_STREAM;
-            if (access(path, W_OK) != 0)
+            if (plat_access(path, W_OK) != 0)
                 return outpath_errno(errno, path, err, errlen);
             return ST_OK;
         }
@@ -162,7 +158,7 @@ char *outpath_candidate(const char *path, unsigned n)
     size_t len = strlen(path);
     if (n == 0)
         return strndup(path, len);
-    const char *slash = strrchr(path, '/');
+    const char *slash = plat_last_sep(path);
     const char *name = slash ? slash + 1 : path;
     const char *dot = strrchr(name, '.');
     size_t stem = dot && dot > name ? (size_t)(dot - path) : len;

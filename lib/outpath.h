@@ -9,7 +9,6 @@
 #define SYSTRACE_OUTPATH_H
 
 #include <stddef.h>
-#include <sys/types.h>
 
 #include "error.h"
 
@@ -21,10 +20,9 @@ enum outpath_kind {
 struct outpath {
     enum outpath_kind kind;
     char *dest;         /* FILE: the path a rename replaces (links followed) */
-    mode_t mode;        /* FILE: the mode to give the new file */
+    unsigned mode;      /* FILE: the mode to give the new file */
     int replaces;       /* FILE: dest exists (mode and owner kept) */
-    uid_t uid;
-    gid_t gid;
+    unsigned uid, gid;
 };
 
 /* Resolve PATH.  On failure returns the error with one line in err

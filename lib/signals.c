@@ -1,13 +1,10 @@
 /* Signal handling through a self-pipe; see signals.h. */
 #include "signals.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "plat.h"
 #include "tmpfiles.h"
 
 static int pipefd[2] = {-1, -1};
@@ -20,18 +17,9 @@ static _Atomic int hint_set;
 static void (*volatile emergency_fn)(void *);
 static void *volatile emergency_ctx;
 
-static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE};
-#define NHANDLED (sizeof(handled) / sizeof(handled[0]))
-static struct sigaction old[NHANDLED];
+#define say plat_sig_say
 
-static void say(const char *s)
-{
-    if (write(STDERR_FILENO, s, strlen(s)) < 0) {
-        /* stderr is gone too: nothing left to tell */
-    }
-}
-
-static void exit_now(int sig)
+static void exit_now(enum plat_sig sig)
 {
     tmpfiles_unlink_all();
     if (emergency_fn)
@@ -43,22 +31,22 @@ static void exit_now(int sig)
         say(hint);
         say("\n");
     }
-    _exit(sig == SIGTERM ? 143 : sig == SIGQUIT ? 131 : 130);
+    plat_exit_now(sig == PLAT_SIGTERM ? 143 : sig == PLAT_SIGQUIT ? 131 : 130);
 }
 
-static void handler(int sig)
+/* A signal (POSIX: in its handler) or a console event (Windows: on a
+ * thread of its own). */
+static void handler(enum plat_sig sig)
 {
-    int saved = errno;
-    int term = sig == SIGTERM || sig == SIGQUIT;
-    int intr = sig == SIGINT || sig == SIGHUP;
+    int term = sig == PLAT_SIGTERM || sig == PLAT_SIGQUIT;
+    int intr = sig == PLAT_SIGINT || sig == PLAT_SIGHUP;
     if (exit_first && (term || intr))
         exit_now(sig);
-    if (intr && sig == SIGINT && atomic_load(&grace)) {
+    if (intr && sig == PLAT_SIGINT && atomic_load(&grace)) {
         int armed = 1;
         if (atomic_compare_exchange_strong(&grace, &armed, 2)) {
             say("\nsystrace: tracing has stopped; still writing the page "
                 "(Ctrl-C again to abandon it)\n");
-            errno = saved;
             return;
         }
         if (n_int < 1)
@@ -69,41 +57,26 @@ static void handler(int sig)
     if (term) {
         got_term = 1;
         term_sig = sig;
-    } else if (sig == SIGHUP && !hup_wakes) {
+    } else if (sig == PLAT_SIGHUP && !hup_wakes) {
         got_hup = 1;    /* noted; the collection under way goes on */
-        errno = saved;
         return;
     } else if (intr) {
         n_int++;
-        got_hup |= sig == SIGHUP;
-    } else if (sig == SIGALRM) {
+        got_hup |= sig == PLAT_SIGHUP;
+    } else if (sig == PLAT_SIGALRM) {
         got_alarm = 1;
     }
     char c = (char)sig;
-    if (write(pipefd[1], &c, 1) < 0) {
+    if (plat_sock_write(pipefd[1], &c, 1) < 0) {
         /* the pipe is full: it is readable already, which is all we need */
     }
-    errno = saved;
 }
 
 int sig_install(void)
 {
-    if (pipefd[0] < 0) {
-        if (pipe(pipefd) != 0)
-            return -1;
-        for (int i = 0; i < 2; i++) {
-            fcntl(pipefd[i], F_SETFL, fcntl(pipefd[i], F_GETFL) | O_NONBLOCK);
-            fcntl(pipefd[i], F_SETFD, FD_CLOEXEC);
-        }
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;    /* no SA_RESTART: blocking calls return EINTR */
-    for (size_t i = 0; i < NHANDLED; i++) {
-        sa.sa_handler = handled[i] == SIGPIPE ? SIG_IGN : handler;
-        sigaction(handled[i], &sa, &old[i]);
-    }
+    if (pipefd[0] < 0 && plat_pipe(pipefd) != 0)
+        return -1;
+    plat_sig_install(handler);
     return pipefd[0];
 }
 
@@ -145,9 +118,7 @@ void sig_restore(void)
     hup_wakes = 1;
     sig_set_hint(NULL);
     sig_set_emergency(NULL, NULL);
-    alarm(0);
-    for (size_t i = 0; i < NHANDLED; i++)
-        sigaction(handled[i], &old[i], NULL);
+    plat_sig_restore();
 }
 
 void sig_tracing_begin(void)
@@ -184,7 +155,7 @@ int sig_terminated(void)
 
 int sig_exit_status(void)
 {
-    return !got_term ? 130 : term_sig == SIGQUIT ? 131 : 143;
+    return !got_term ? 130 : term_sig == PLAT_SIGQUIT ? 131 : 143;
 }
 
 int sig_alarmed(void)
@@ -195,7 +166,7 @@ int sig_alarmed(void)
 void sig_drain(void)
 {
     char buf[64];
-    while (pipefd[0] >= 0 && read(pipefd[0], buf, sizeof(buf)) > 0) {
+    while (pipefd[0] >= 0 && plat_sock_read(pipefd[0], buf, sizeof(buf)) > 0) {
     }
 }
 
@@ -203,5 +174,5 @@ void sig_deadline(int seconds)
 {
     if (seconds > 0)
         got_alarm = 0;
-    alarm(seconds > 0 ? (unsigned)seconds : 0);
+    plat_alarm(seconds);
 }

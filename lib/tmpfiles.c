@@ -3,7 +3,8 @@
 
 #include <stdatomic.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "plat.h"
 
 #define SLOTS 256   /* one per CPU for --stream spools, and the outputs */
 #define PATH_BYTES 1024
@@ -43,5 +44,5 @@ void tmpfiles_unlink_all(void)
 {
     for (int i = 0; i < SLOTS; i++)
         if (atomic_load(&state[i]) == 2)
-            unlink(paths[i]);
+            plat_unlink(paths[i]);
 }

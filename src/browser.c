@@ -1,16 +1,12 @@
 /* Open a page in the user's browser, detached; see browser.h. */
 #include "browser.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "lib/plat.h"
 
 int browser_wanted(int flag)
 {
@@ -29,20 +25,7 @@ static int runnable(const char *cmd)
     char prog[PATH_MAX];
     memcpy(prog, cmd, n);
     prog[n] = '\0';
-    if (strchr(prog, '/'))
-        return access(prog, X_OK) == 0;
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        size_t d = strcspn(path, ":");
-        char full[PATH_MAX];
-        if (d && (size_t)snprintf(full, sizeof(full), "%.*s/%s", (int)d, path, prog) <
-                     sizeof(full) && access(full, X_OK) == 0)
-            return 1;
-        path += d + (path[d] == ':');
-    }
-    return 0;
+    return plat_runnable(prog);
 }
 
 /* The command line for CMD: the BROWSER convention (sensible-browser,
@@ -85,74 +68,16 @@ static int command_line(const char *cmd, const char *url, char *out, size_t n)
  * running then is a browser that opened. */
 #define FAIL_WINDOW_MS 1500
 
-/* In the middle process: wait up to FAIL_WINDOW_MS for the command; its
- * exit status when it ended by then, else 0. */
-static int early_status(pid_t pid)
-{
-    for (int ms = 0; ms < FAIL_WINDOW_MS; ms += 20) {
-        int st;
-        pid_t r = waitpid(pid, &st, WNOHANG);
-        if (r == pid)
-            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        if (r < 0)
-            return 0;
-        struct timespec ts = {0, 20000000};
-        nanosleep(&ts, NULL);
-    }
-    return 0;
-}
-
-/* Run `sh -c` on CMD's command line for the URL, detached: a double fork so nothing is left to reap, a new session so the terminal's
- * Ctrl-C and hang-up do not reach it.  The middle process reports, through
- * a pipe, whether the command failed at once: 0, its exit status, or -1
- * when it could not be run at all. */
+/* Run CMD's command line for the URL, detached (plat_spawn_detached);
+ * globbing is off (a URL's '?' is no glob).  0, its early exit status, or
+ * -1 when it could not be run at all. */
 static int spawn(const char *cmd, const char *url)
 {
-    char script[8192] = "set -f; ";  /* a URL's '?' is no glob */
-    if (command_line(cmd, url, script + 8, sizeof(script) - 8))
+    char script[8192] = "set -f; ";
+    size_t pre = PLAT_WINDOWS ? 0 : strlen(script);
+    if (command_line(cmd, url, script + pre, sizeof(script) - pre))
         return -1;
-    int rep[2];
-    if (pipe(rep) != 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(rep[0]);
-        close(rep[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        signal(SIGPIPE, SIG_DFL);   /* ignored in systrace itself (signals.h) */
-        setsid();
-        close(rep[0]);
-        pid_t b = fork();
-        if (b != 0) {
-            unsigned char st = b < 0 ? 255 : (unsigned char)early_status(b);
-            if (write(rep[1], &st, 1) < 0)
-                _exit(1);
-            _exit(0);
-        }
-        close(rep[1]);
-        int fd = open("/dev/null", O_RDWR);
-        if (fd >= 0) {
-            dup2(fd, 0);
-            dup2(fd, 1);
-            dup2(fd, 2);
-            if (fd > 2)
-                close(fd);
-        }
-        execl("/bin/sh", "sh", "-c", script, "sh", (char *)NULL);
-        _exit(127);
-    }
-    close(rep[1]);
-    unsigned char st = 255;
-    ssize_t n;
-    while ((n = read(rep[0], &st, 1)) < 0 && errno == EINTR) {
-    }
-    close(rep[0]);
-    int wst;
-    while (waitpid(pid, &wst, 0) < 0 && errno == EINTR) {
-    }
-    return n == 1 && st != 255 ? st : -1;
+    return plat_spawn_detached(script, NULL, FAIL_WINDOW_MS);
 }
 
 /* "; CMD: what" into the list of failed tries. */
@@ -170,14 +95,23 @@ static void tried(char *list, size_t len, const char *cmd, int rc)
 }
 
 /* file://PATH with every byte but letters, digits and - . _ ~ / as %XX
- * (RFC 3986; a '#', '%' or '?' in a name must not cut the path). */
+ * (RFC 3986; a '#', '%' or '?' in a name must not cut the path).  A
+ * Windows path becomes file:///C:/dir/name (its drive colon kept). */
 static int file_url(const char *abs, char *url, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
-    size_t o = (size_t)snprintf(url, n, "file://");
+    int drive = abs[0] && abs[1] == ':';
+    size_t o = (size_t)snprintf(url, n, drive ? "file:///" : "file://");
     for (const unsigned char *p = (const unsigned char *)abs; *p; p++) {
         int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                    (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
+                    (*p >= '0' && *p <= '9') || strchr("-._~/", *p) ||
+                    (drive && p == (const unsigned char *)abs + 1);
+        if (plat_is_sep((char)*p)) {
+            if (o + 1 >= n)
+                return -1;
+            url[o++] = '/';
+            continue;
+        }
         if (o + (plain ? 1 : 3) >= n)
             return -1;
         if (plain) {
@@ -192,13 +126,29 @@ static int file_url(const char *abs, char *url, size_t n)
     return 0;
 }
 
+void browser_file_link(const char *path, char *out, size_t n)
+{
+    char *abs = plat_realpath(path);
+    const char *a = abs ? abs : path;
+    int drive = a[0] && a[1] == ':';
+    size_t o = (size_t)snprintf(out, n, drive ? "file:///" : "file://");
+    for (; *a && o + 1 < n; a++)
+        out[o++] = plat_is_sep(*a) ? '/' : *a;
+    if (o < n)
+        out[o] = '\0';
+    free(abs);
+}
+
 int browser_open(const char *path, char *warn, size_t warnlen)
 {
-    char abs[PATH_MAX], url[PATH_MAX * 3 + 16];
-    if (!realpath(path, abs) || file_url(abs, url, sizeof(url))) {
+    char url[PATH_MAX * 3 + 16];
+    char *abs = plat_realpath(path);
+    if (!abs || file_url(abs, url, sizeof(url))) {
+        free(abs);
         snprintf(warn, warnlen, "--open: cannot resolve %s", path);
         return -1;
     }
+    free(abs);
     return browser_open_url(url, warn, warnlen);
 }
 
@@ -210,18 +160,24 @@ int browser_open_url(const char *url, char *warn, size_t warnlen)
         char list[4096];
         snprintf(list, sizeof(list), "%s", env);
         for (char *c = list; *c;) {
-            size_t n = strcspn(c, ":");
+            size_t n = strcspn(c, PLAT_WINDOWS ? ";" : ":");
             char save = c[n];
             c[n] = '\0';
             int rc = runnable(c) ? spawn(c, url) : 127;
             if (rc == 0)
                 return 0;
             tried(failed, sizeof(failed), c, rc);
-            c += n + (save == ':');
+            c += n + (save != '\0');
         }
     }
+    char why[300];
+    if (PLAT_WINDOWS) {
+        if (plat_shell_open(url, why, sizeof(why)) == 0)
+            return 0;
+        tried(failed, sizeof(failed), "the default browser", -1);
+    }
     static const char *const fallbacks[] = {"xdg-open", "sensible-browser", NULL};
-    for (int i = 0; fallbacks[i]; i++) {
+    for (int i = 0; !PLAT_WINDOWS && fallbacks[i]; i++) {
         if (!runnable(fallbacks[i]))
             continue;
         int rc = spawn(fallbacks[i], url);
@@ -235,5 +191,6 @@ int browser_open_url(const char *url, char *warn, size_t warnlen)
     else
         snprintf(warn, warnlen, "--open: no browser found ($BROWSER, xdg-open, "
                                 "sensible-browser); open %s yourself", url);
+    (void)why;
     return -1;
 }

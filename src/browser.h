@@ -3,7 +3,8 @@
  * record script does.  The browser is $BROWSER (a ':'-separated list, each
  * entry a command, "%s" replaced by the URL and "%%" by "%", as
  * sensible-browser reads it; without %s the URL is added at the end), else
- * xdg-open, else Debian's sensible-browser.  The file:// URL is
+ * xdg-open, else Debian's sensible-browser; on Windows (after $BROWSER,
+ * ';'-separated there, run by cmd.exe) the shell's default handler.  The file:// URL is
  * percent-encoded (a page named a#b%c.html opens itself), which also
  * leaves nothing in it a shell would interpret.  It is started
  * detached (its own session, stdio on /dev/null, never waited for), so
@@ -21,6 +22,9 @@
 /* 0: a browser was started with file://ABSPATH; -1: none could be, with
  * one line in warn. */
 int browser_open(const char *path, char *warn, size_t warnlen);
+
+/* "file://ABSPATH" for messages (file:///C:/... for a Windows path). */
+void browser_file_link(const char *path, char *out, size_t n);
 
 /* The same with any URL (the first browser that starts); 0 or -1 with one
  * line in warn. */

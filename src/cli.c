@@ -8,10 +8,10 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "lib/debug.h"
+#include "lib/plat.h"
 #include "download.h"
 #include "options.h"
 #include "usage.h"
@@ -34,9 +34,8 @@ static void ignored(const char *what, const char *mode)
 static int check_modes(const struct st_options *o)
 {
     if (o->from_file && !o->method_profile && !o->call_graph && !o->method_json) {
-        struct stat in, out;
-        if (o->output && strcmp(o->from_file, "-") && stat(o->from_file, &in) == 0 &&
-            stat(o->output, &out) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+        if (o->output && strcmp(o->from_file, "-") &&
+            plat_same_file(o->from_file, o->output)) {
             fprintf(stderr, "systrace: -o %s: that is the input file (--from-file %s), which "
                             "the page would replace; name another output\n", o->output,
                     o->from_file);

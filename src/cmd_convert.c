@@ -9,12 +9,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "browser.h"
 #include "cli.h"
 #include "commands.h"
 #include "lib/dynbuf.h"
+#include "lib/plat.h"
 #include "formats/atrace/fromfile.h"
 #include "formats/atrace/linecut.h"
 #include "formats/tevents/tevents.h"
@@ -29,16 +29,15 @@ void report_written(const struct st_options *o, const char *path)
 {
     if (o->quiet)
         return;
-    char abs[PATH_MAX];
-    if (!realpath(path, abs))
-        snprintf(abs, sizeof(abs), "%s", path);
-    printf("\nWrote trace %s file: file://%s\n\n", o->json ? "JSON" : "HTML", abs);
+    char link[PATH_MAX + 16];
+    browser_file_link(path, link, sizeof(link));
+    printf("\nWrote trace %s file: %s\n\n", o->json ? "JSON" : "HTML", link);
     fflush(stdout);
 }
 
 void open_result(const struct st_options *o, const char *path)
 {
-    struct stat st;
+    struct plat_stat st;
     if (o->open != BROWSER_PAGE)
         return;     /* none, or --open=perfetto: the caller serves the trace (pfopen.h) */
     if (o->json) {
@@ -48,7 +47,7 @@ void open_result(const struct st_options *o, const char *path)
         return;
     }
     char warn[PATH_MAX + 200];
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (plat_stat(path, &st) != 0 || st.kind != PLAT_FILE)
         fprintf(stderr, "systrace: warning: --open: %s is not a file a browser can open\n",
                 path);
     else if (browser_open(path, warn, sizeof(warn)))
@@ -57,8 +56,8 @@ void open_result(const struct st_options *o, const char *path)
 
 void open_in_perfetto(const struct st_options *o, const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    struct plat_stat st;
+    if (plat_stat(path, &st) != 0 || st.kind != PLAT_FILE) {
         fprintf(stderr, "systrace: warning: --open=perfetto: %s is not a file that can be "
                         "served\n", path);
         return;
@@ -116,10 +115,9 @@ int commit_trace_events(const struct st_options *o, struct tevents *t)
                         "bounds were left out\n", o->trace_events,
                 (unsigned long long)st->dropped);
     if (!o->quiet) {
-        char abs[PATH_MAX];
-        if (!realpath(o->trace_events, abs))
-            snprintf(abs, sizeof(abs), "%s", o->trace_events);
-        printf("Wrote trace events JSON file: file://%s (%llu events)\n\n", abs,
+        char link[PATH_MAX + 16];
+        browser_file_link(o->trace_events, link, sizeof(link));
+        printf("Wrote trace events JSON file: %s (%llu events)\n\n", link,
                (unsigned long long)st->events);
         fflush(stdout);
     }

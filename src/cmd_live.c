@@ -16,8 +16,6 @@
  * Exit codes: cli.h; 130 after Ctrl-C during collection, 143 after
  * SIGTERM; with several devices non-zero if any failed.
  */
-#include <poll.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,8 +175,8 @@ static void run_parallel(struct live *l, enum phase ph)
     if (!started)
         worker(&p);     /* no thread to be had: one after the other */
     while (atomic_load(&p.done) < l->n) {
-        struct pollfd pf = {l->sigfd, POLLIN, 0};
-        if (poll(&pf, 1, 100) > 0 && ph != PH_ABORT)
+        struct plat_pollfd pf = {l->sigfd, PLAT_POLLIN, 0};
+        if (plat_poll(&pf, 1, 100) > 0 && ph != PH_ABORT)
             forward_signals(l);
     }
     for (size_t i = 0; i < started; i++)

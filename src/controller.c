@@ -1,13 +1,12 @@
 /* Agent lifecycle; see controller.h. */
 #include "controller.h"
 
-#include <poll.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "agents/agent.h"
+#include "lib/plat.h"
 #include "lib/signals.h"
 
 #define MAX_AGENTS 8
@@ -26,7 +25,7 @@ struct ctl {
 static void drain(int fd)
 {
     char buf[64];
-    while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0) {
+    while (fd >= 0 && plat_sock_read(fd, buf, sizeof(buf)) > 0) {
     }
 }
 
@@ -102,12 +101,12 @@ static int all_ended(struct ctl *const *ctls, size_t n, const struct capture_ui 
  * untimed capture goes on until a signal instead of ending at once. */
 static int no_enter(const struct capture_ui *ui, long t)
 {
-    if (isatty(STDIN_FILENO))
+    if (plat_isatty(STDIN_FILENO))
         return 0;
     if (t <= 0)
         ui->note(ui->ctx, "Standard input is not a terminal and has ended: tracing until "
                           "interrupted (Ctrl-C, or kill -INT/-HUP %ld); use -t for a fixed "
-                          "time", (long)getpid());
+                          "time", (long)plat_getpid());
     return 1;
 }
 
@@ -118,7 +117,7 @@ static enum st_err wait_loop(const struct capture_opts *o, const struct capture_
 {
     int tick = o->stream ? 250 : 1000;
     long t = o->time_ms;
-    int use_stdin = t <= 0 || isatty(STDIN_FILENO);
+    int use_stdin = t <= 0 || plat_isatty(STDIN_FILENO);
     double start = capture_now_us(), end = start + (t > 0 ? (double)t * 1e3 : 0);
     if (t > 0)
         ui->note(ui->ctx, "Starting tracing (%g seconds)", (double)t / 1e3);
@@ -131,9 +130,10 @@ static enum st_err wait_loop(const struct capture_opts *o, const struct capture_
         ui_countdown(u, t > 0 ? (int)(left / 1e6 + 0.999) : -1, (int)((now - start) / 1e6));
         if (all_ended(ctls, nctl, ui))
             break;
-        struct pollfd p[2] = {{sigfd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+        struct plat_pollfd p[2] = {{sigfd, PLAT_POLLIN, 0},
+                                   {use_stdin ? plat_stdin_fd() : -1, PLAT_POLLIN, 0}};
         int ms = t > 0 && left < tick * 1e3 ? (int)(left / 1e3) + 1 : tick;
-        int k = poll(p, use_stdin ? 2 : 1, ms);
+        int k = plat_poll(p, use_stdin ? 2 : 1, ms);
         if (k < 0)
             continue;   /* EINTR: the pipe says why */
         if (p[0].revents) {
@@ -145,7 +145,7 @@ static enum st_err wait_loop(const struct capture_opts *o, const struct capture_
         }
         if (use_stdin && p[1].revents) {
             char buf[256];
-            ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+            ssize_t n = plat_stdin_read(buf, sizeof(buf));
             if (n > 0 && memchr(buf, '\n', (size_t)n))
                 break;
             if (n <= 0 && !no_enter(ui, t))

@@ -1,17 +1,16 @@
 /* One device's part of a live capture; see devrun.h. */
 #include "devrun.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "agents/android/probe.h"
 #include "formats/summary/summary.h"
 #include "cli.h"
 #include "outname.h"
 #include "lib/esctext.h"
+#include "lib/plat.h"
 #include "lib/signals.h"
 
 static int fail(struct devrun *d, const char *who, const char *what)
@@ -63,12 +62,8 @@ int devrun_init(struct devrun *d, const struct st_options *o, const char *want, 
     ui_dev_hooks(u, &d->ud, several ? want : "", &d->c.ui);
     d->c.cancel_fd = cancel_fd;
     if (cancel_fd < 0) {
-        if (pipe(d->cancel) != 0)
+        if (plat_pipe(d->cancel) != 0)
             return -1;
-        for (int i = 0; i < 2; i++) {
-            fcntl(d->cancel[i], F_SETFL, fcntl(d->cancel[i], F_GETFL) | O_NONBLOCK);
-            fcntl(d->cancel[i], F_SETFD, FD_CLOEXEC);
-        }
         d->c.cancel_fd = d->cancel[0];
     }
     d->quiet_asked = o->quiet;
@@ -273,7 +268,7 @@ void devrun_abort(struct devrun *d, enum st_err why)
 void devrun_cancel(struct devrun *d)
 {
     char c = 1;
-    if (d->cancel[1] >= 0 && write(d->cancel[1], &c, 1) < 0) {
+    if (d->cancel[1] >= 0 && plat_sock_write(d->cancel[1], &c, 1) < 0) {
         /* full: readable already, which is all a cancel needs */
     }
 }
@@ -286,8 +281,7 @@ void devrun_free(struct devrun *d)
     adb_client_free(d->client);
     dynbuf_free(&d->c.err);
     for (int i = 0; i < 2; i++)
-        if (d->cancel[i] >= 0)
-            close(d->cancel[i]);
+        plat_sock_close(d->cancel[i]);
     free(d->out_path);
     free(d->te_path);
     free(d->sum_path);

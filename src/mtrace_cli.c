@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "lib/outfile.h"
@@ -86,11 +85,6 @@ struct out_file {
     const char *path;
 };
 
-static ssize_t cookie_write(void *ctx, const char *p, size_t n)
-{
-    return outfile_write(ctx, p, n) ? -1 : (ssize_t)n;
-}
-
 static int out_open(struct out_file *o, const char *path)
 {
     memset(o, 0, sizeof(*o));
@@ -99,8 +93,7 @@ static int out_open(struct out_file *o, const char *path)
         o->f = stdout;
         return 0;
     }
-    static const cookie_io_functions_t io = {.write = cookie_write};
-    if (outfile_open(path, &o->o) || !(o->f = fopencookie(o->o, "w", io))) {
+    if (outfile_open(path, &o->o) || !(o->f = outfile_stdio(o->o))) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", path,
                 o->o ? outfile_errtext(o->o) : strerror(errno));
         outfile_free(o->o);

@@ -48,8 +48,11 @@ const struct optdef st_optdefs[] = {
      NULL},
     {"transport", 0, "auto|server|direct", OPT_TRANSPORT, SEC_GENERAL, 0,
      "reach the device through the adb server, or directly over USB/TCP without one "
-     "(default auto: the server when one answers, else direct)",
-     "Direct connections authenticate with ~/.android/adbkey (docs/direct-transport.md)."},
+     "(default auto: the server when one answers, else direct; on Windows direct is TCP "
+     "only)",
+     "Direct connections authenticate with ~/.android/adbkey (docs/direct-transport.md). "
+     "On Windows direct USB is not available (adb's driver owns the device there): use the "
+     "adb server, or direct TCP (-e HOST:PORT)."},
     {"list-categories", 'l', NULL, 'l', SEC_GENERAL, 0,
      "list the categories the device offers, and the presets", NULL},
     {"preset", 0, "frames|startup|power", OPT_PRESET, SEC_GENERAL, 0,

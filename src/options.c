@@ -293,12 +293,13 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
     const char *arg = optind > 0 ? argv[optind - 1] : NULL;
     int is_long = arg && !strncmp(arg, "--", 2);
     int len = is_long ? (int)strcspn(arg, "=") : 0;
-    if (c == ':' && is_long)
+    /* "--json=yes": glibc says '?' with optopt set, MinGW's getopt ':' */
+    if (is_long && arg[len] == '=' && (c == ':' || optopt))
+        snprintf(err, errlen, "option %.*s takes no value", len, arg);
+    else if (c == ':' && is_long)
         snprintf(err, errlen, "option %.*s needs a value (%.*s=VALUE)", len, arg, len, arg);
     else if (c == ':')
         snprintf(err, errlen, "option -%c needs a value", optopt);
-    else if (is_long && optopt && arg[len] == '=')
-        snprintf(err, errlen, "option %.*s takes no value", len, arg);
     else if (is_long)
         snprintf(err, errlen, "no such option: %.*s", len, arg);
     else

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "lib/plat.h"
 
 int outname_is_stdin(const char *from_file)
 {
@@ -19,8 +20,8 @@ int outname_is_stdin(const char *from_file)
 
 static int exists(const char *path)
 {
-    struct stat st;
-    return lstat(path, &st) == 0 || errno != ENOENT;
+    struct plat_stat st;
+    return plat_lstat(path, &st) == 0 || errno != ENOENT;
 }
 
 /* "dir/dump.html" + k -> "dir/dump-k.html" (the suffix goes before the

@@ -17,20 +17,13 @@
  */
 #include "pfopen.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "browser.h"
+#include "lib/plat.h"
 
 #define UI_ORIGIN "https://ui.perfetto.dev"
 #define DEFAULT_PORT 9001
@@ -59,7 +52,7 @@ static long env_number(const char *var, long dflt, long lo, long hi)
 /* The base name with everything but unreserved characters %-encoded. */
 static int url_name(const char *path, char *out, size_t n)
 {
-    const char *base = strrchr(path, '/');
+    const char *base = plat_last_sep(path);
     base = base ? base + 1 : path;
     size_t k = 0;
     for (const unsigned char *p = (const unsigned char *)base; *p; p++) {
@@ -77,36 +70,21 @@ static int url_name(const char *path, char *out, size_t n)
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return (double)plat_now_ms() / 1e3;
 }
 
 static int listen_on(int port, char *err, size_t n)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        snprintf(err, n, "%s", strerror(errno));
-        return -1;
-    }
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 8) < 0) {
-        snprintf(err, n, "%s", strerror(errno));
-        close(fd);
-        return -1;
-    }
+    int fd = plat_listen_loopback(port);
+    if (fd < 0)
+        snprintf(err, n, "%s", plat_strerror(errno));
     return fd;
 }
 
 static int send_all(int fd, const char *p, size_t n)
 {
     while (n) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        ssize_t w = plat_sock_write(fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -129,16 +107,16 @@ static int send_head(int fd, const char *status, const char *extra, long long le
 /* The whole file after its header; 0 when every byte went out. */
 static int send_file(int fd, const struct served *f, int head_only)
 {
-    FILE *in = fopen(f->path, "rb");
-    struct stat st;
-    if (!in || fstat(fileno(in), &st) != 0) {
+    FILE *in = plat_fopen(f->path, "rb");
+    struct plat_stat st;
+    if (!in || plat_fstat(fileno(in), &st) != 0) {
         if (in)
             fclose(in);
         return send_head(fd, "404 Not Found", "", 0), -1;
     }
     int rc = send_head(fd, "200 OK", "Content-Type: application/octet-stream\r\n",
-                       (long long)st.st_size);
-    long long left = st.st_size;
+                       (long long)st.size);
+    long long left = (long long)st.size;
     char *buf = malloc(1 << 16);
     if (!buf)
         rc = -1;
@@ -161,10 +139,10 @@ static int read_request(int fd, char *req, size_t n, char **method, char **path)
     double until = now_s() + CONN_WAIT_MS / 1000.0;
     while (!strstr(req, "\r\n\r\n") && !strstr(req, "\n\n")) {
         int left = (int)((until - now_s()) * 1000);
-        struct pollfd p = {fd, POLLIN, 0};
-        if (left <= 0 || len + 1 >= n || poll(&p, 1, left) <= 0)
+        struct plat_pollfd p = {fd, PLAT_POLLIN, 0};
+        if (left <= 0 || len + 1 >= n || plat_poll(&p, 1, left) <= 0)
             return -1;
-        ssize_t r = recv(fd, req + len, n - 1 - len, 0);
+        ssize_t r = plat_sock_read(fd, req + len, n - 1 - len);
         if (r <= 0)
             return -1;
         len += (size_t)r;
@@ -218,21 +196,21 @@ static int serve(int lfd, struct served *files, size_t n, int timeout_s, int sto
         int left = (int)((until - now_s()) * 1000);
         if (left <= 0)
             return 1;
-        struct pollfd p[2] = {{lfd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
-        int r = poll(p, stop_fd >= 0 ? 2 : 1, left);
+        struct plat_pollfd p[2] = {{lfd, PLAT_POLLIN, 0}, {stop_fd, PLAT_POLLIN, 0}};
+        int r = plat_poll(p, stop_fd >= 0 ? 2 : 1, left);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
             return 2;
         if (stop_fd >= 0 && p[1].revents)
             return 2;
-        if (!(p[0].revents & POLLIN))
+        if (!(p[0].revents & PLAT_POLLIN))
             continue;
-        int c = accept(lfd, NULL, NULL);
+        int c = plat_accept(lfd);
         if (c < 0)
             continue;
         one_client(c, files, n);
-        close(c);
+        plat_sock_close(c);
     }
     return 0;
 }
@@ -282,7 +260,7 @@ void pfopen_serve(const char *const *paths, size_t n, int quiet, int stop_fd)
                k == 1 ? files[0].path : "the traces", port, timeout_s);
     fflush(stdout);
     int r = serve(lfd, files, k, timeout_s, stop_fd);
-    close(lfd);
+    plat_sock_close(lfd);
     if (r == 1) {
         snprintf(why, sizeof(why), "not fetched within %d s, stopped serving", timeout_s);
         warn_all(files, k, why);

@@ -4,19 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "lib/outfile.h"
+#include "lib/plat.h"
 #include "sumreport.h"
 
 /* trace.html -> trace<ext>; for an output written in place (stdout,
  * /dev/null, a FIFO) trace<ext> in the working directory, not beside it. */
 static char *raw_path_for(const char *out, const char *ext)
 {
-    struct stat st;
-    if (!strcmp(out, "-") || (stat(out, &st) == 0 && !S_ISREG(st.st_mode)))
+    struct plat_stat st;
+    if (!strcmp(out, "-") || (plat_stat(out, &st) == 0 && st.kind != PLAT_FILE))
         out = "trace";
     size_t n = strlen(out);
     const char *slash = strrchr(out, '/');

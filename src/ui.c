@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lib/esctext.h"
+#include "lib/printf.h"
 
 static void endline_locked(struct ui *u)
 {
@@ -26,7 +26,7 @@ void ui_endline(struct ui *u)
 
 /* The message with any control character a quoted device answer brought
  * made visible (its own line ends kept), allocated; NULL without memory. */
-__attribute__((format(printf, 1, 0)))
+ST_PRINTF(1, 0)
 static char *escaped(const char *fmt, va_list ap)
 {
     va_list ap2;
@@ -43,7 +43,7 @@ static char *escaped(const char *fmt, va_list ap)
     return shown;
 }
 
-__attribute__((format(printf, 2, 0)))
+ST_PRINTF(2, 0)
 static void put_escaped(FILE *f, const char *fmt, va_list ap)
 {
     char *shown = escaped(fmt, ap);
@@ -51,7 +51,7 @@ static void put_escaped(FILE *f, const char *fmt, va_list ap)
     free(shown);
 }
 
-__attribute__((format(printf, 3, 0)))
+ST_PRINTF(3, 0)
 static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
 {
     if (u->quiet)
@@ -81,7 +81,7 @@ static void vnote(struct ui *u, const char *prefix, const char *fmt, va_list ap)
     pthread_mutex_unlock(&u->lock);
 }
 
-__attribute__((format(printf, 3, 0)))
+ST_PRINTF(3, 0)
 static void vwarn(struct ui *u, const char *prefix, const char *fmt, va_list ap)
 {
     pthread_mutex_lock(&u->lock);
@@ -111,7 +111,7 @@ static void count_bytes(struct ui *u, uint64_t n, int is_delta)
     pthread_mutex_unlock(&u->lock);
 }
 
-__attribute__((format(printf, 2, 3)))
+ST_PRINTF(2, 3)
 static void note(void *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -120,7 +120,7 @@ static void note(void *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3)))
+ST_PRINTF(2, 3)
 static void warn(void *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -164,7 +164,7 @@ static void dev_stream(void *ctx, uint64_t bytes, uint64_t events)
     add_stream(d->u, db, de);
 }
 
-__attribute__((format(printf, 2, 3)))
+ST_PRINTF(2, 3)
 static void dev_note(void *ctx, const char *fmt, ...)
 {
     struct ui_dev *d = ctx;
@@ -174,7 +174,7 @@ static void dev_note(void *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3)))
+ST_PRINTF(2, 3)
 static void dev_warn(void *ctx, const char *fmt, ...)
 {
     struct ui_dev *d = ctx;
@@ -196,7 +196,7 @@ void ui_init(struct ui *u, int quiet, struct capture_ui *hooks)
 {
     memset(u, 0, sizeof(*u));
     u->quiet = quiet;
-    u->tty = isatty(STDERR_FILENO);
+    u->tty = plat_isatty(STDERR_FILENO);
     pthread_mutex_init(&u->lock, NULL);
     if (hooks)
         *hooks = (struct capture_ui){note, warn, progress, stream, u};

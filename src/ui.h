@@ -12,10 +12,10 @@
 #ifndef SYSTRACE_UI_H
 #define SYSTRACE_UI_H
 
-#include <pthread.h>
 #include <stdint.h>
 
 #include "agents/capture.h"
+#include "lib/plat.h"
 
 struct ui {
     int quiet;

@@ -11,6 +11,7 @@
  * that does not fit is ALIGN_L_OTHER; no allocation, bounded work.
  */
 #include "align.h"
+#include "lib/plat.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -28,18 +28,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "agents/agent.h"
 #include "align.h"
 #include "devcmd.h"
 #include "formats/atrace/coverage.h"
 #include "formats/mtrace/mtrace.h"
+#include "lib/plat.h"
 #include "lib/signals.h"
 
 #define CMD_MAX 65536
-#define STABLE_POLL_NS 100000000L
+#define STABLE_POLL_MS 100
 #define DEFAULT_WAIT_S 10
 #define METHOD_TID_BASE 100000000   /* method tracks apart from real tids */
 #define MAX_THREADS 4096
@@ -116,7 +115,7 @@ static enum st_err create(struct capture *c, void **state)
     align_set_init(&a->begins);
     align_set_init(&a->calls);
     snprintf(a->devpath, sizeof(a->devpath), "/data/local/tmp/systrace-%ld.trace",
-             (long)getpid());
+             (long)plat_getpid());
     c->line_observer = on_line;
     c->observer_ctx = a;
     *state = a;
@@ -230,7 +229,7 @@ static enum st_err wait_stable(struct appprofile *a, uint64_t *size)
     if (e)
         return failf(c, e, "cannot open a sync session", adb_device_error(c->dev));
     int limit = c->opt->timeout_s > 0 ? c->opt->timeout_s : DEFAULT_WAIT_S;
-    long polls = limit * (1000000000L / STABLE_POLL_NS);
+    long polls = limit * (1000L / STABLE_POLL_MS);
     uint64_t last = 0;
     int same = 0;
     for (long i = 0; i < polls && !give_up(); i++) {
@@ -248,8 +247,7 @@ static enum st_err wait_stable(struct appprofile *a, uint64_t *size)
         if (!there || st.size != last)
             same = 0;
         last = there ? st.size : 0;
-        struct timespec ts = {0, STABLE_POLL_NS};
-        nanosleep(&ts, NULL);
+        plat_sleep_ms(STABLE_POLL_MS);
     }
     adb_sync_free(s);
     if (e)
@@ -311,9 +309,8 @@ static int pull_broke(enum st_err e)
 static enum st_err pull(struct appprofile *a, char *tmp, size_t tmplen)
 {
     struct capture *c = a->c;
-    const char *dir = getenv("TMPDIR");
-    snprintf(tmp, tmplen, "%s/systrace-app-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmp);      /* mode 0600 */
+    snprintf(tmp, tmplen, "%s%csystrace-app-XXXXXX", plat_tmpdir(), PLAT_SEP);
+    int fd = plat_mkstemp(tmp);      /* mode 0600 */
     if (fd < 0) {
         tmp[0] = '\0';
         return failf(c, ST_EIO, "cannot create a temporary file", strerror(errno));
@@ -327,7 +324,7 @@ static enum st_err pull(struct appprofile *a, char *tmp, size_t tmplen)
     if (pull_broke(e) && !dev_wait_back(c, dynbuf_str(&c->err),
                                         ", to pull the method trace again")) {
         rewind(pc.f);       /* the second pull writes the file from the start */
-        e = ftruncate(fileno(pc.f), 0) ? failf(c, ST_EIO, "cannot rewrite the temporary "
+        e = plat_ftruncate(fileno(pc.f), 0) ? failf(c, ST_EIO, "cannot rewrite the temporary "
                                                           "file", strerror(errno))
                                        : pull_once(a, &pc);
     }
@@ -531,7 +528,7 @@ static enum st_err collect(void *state, struct tracewriter *w)
     if (!e && tmp[0])
         e = convert(a, tmp, w);
     if (tmp[0])
-        remove(tmp);
+        plat_unlink(tmp);
     return e;
 }
 

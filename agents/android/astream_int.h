@@ -13,7 +13,6 @@
 #ifndef SYSTRACE_ASTREAM_INT_H
 #define SYSTRACE_ASTREAM_INT_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 
 #include "atrace_int.h"

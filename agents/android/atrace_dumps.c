@@ -13,15 +13,14 @@
  * while the buffer is read); a dump is never cut short by Ctrl-C (a cut
  * dump's events would come again in the next), only by an abort.
  */
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "astream_int.h"
 #include "devcmd.h"
 #include "lib/debug.h"
+#include "lib/plat.h"
 
 #define DUMP_PERIOD_MS 1000
 #define FALLBACK_KB 16384
@@ -116,8 +115,8 @@ static void nap(struct astream *s, double due)
     double left = due - capture_now_us();
     if (left <= 0)
         return;
-    struct pollfd p = {s->wake[0], POLLIN, 0};
-    poll(&p, 1, (int)(left / 1e3) + 1);
+    struct plat_pollfd p = {s->wake[0], PLAT_POLLIN, 0};
+    plat_poll(&p, 1, (int)(left / 1e3) + 1);
 }
 
 static void *reader(void *arg)
@@ -179,7 +178,7 @@ enum st_err adumps_stop(struct astream *s)
     struct capture *c = s->c;
     atomic_store(&s->stop, 1);
     char b = 1;
-    if (write(s->wake[1], &b, 1) < 0) {
+    if (plat_sock_write(s->wake[1], &b, 1) < 0) {
         /* full: readable already */
     }
     if (s->th_started)

@@ -12,15 +12,14 @@
  * buffers, whatever the spool's size.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "astream_int.h"
 #include "lib/astage.h"
 #include "lib/outfile.h"
+#include "lib/plat.h"
 #include "lib/signals.h"
 
 #define READ_CHUNK (1u << 20)
@@ -199,7 +198,7 @@ enum st_err spool_convert(struct astream *s, struct tracewriter *w, const struct
 {
     struct chain ch = {0};
     enum st_err e = outfile_flush(s->spool);
-    int fd = e ? -1 : open(outfile_tmppath(s->spool), O_RDONLY | O_CLOEXEC);
+    int fd = e ? -1 : plat_open(outfile_tmppath(s->spool), O_RDONLY, 0);
     char *buf = malloc(READ_CHUNK);
     if (!e && fd < 0)
         e = ST_EIO;

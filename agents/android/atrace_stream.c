@@ -37,17 +37,13 @@
  *            under a free name (not after SIGTERM) and the message says
  *            how to convert it.
  */
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "astream_int.h"
 #include "devcmd.h"
+#include "lib/plat.h"
 #include "formats/atrace/coverage.h"
 #include "lib/debug.h"
 #include "lib/outfile.h"
@@ -120,11 +116,7 @@ static enum st_err on_err(void *ctx, const void *p, size_t n)
 
 enum st_err astream_thread(struct astream *s, void *(*fn)(void *))
 {
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    s->th_started = !pthread_create(&s->th, NULL, fn, s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    s->th_started = !plat_thread_start(&s->th, fn, s);
     if (s->th_started)
         return ST_OK;
     dynbuf_reset(&s->c->err);
@@ -188,7 +180,7 @@ static void reader_end(struct astream *s, int abort)
     if (abort) {
         atomic_store(&s->abort, 1);
         char b = 1;
-        if (write(s->wake[1], &b, 1) < 0) {
+        if (plat_sock_write(s->wake[1], &b, 1) < 0) {
             /* full: readable already */
         }
     }
@@ -200,8 +192,8 @@ static void reader_end(struct astream *s, int abort)
 
 static int cancelled(const struct capture *c)
 {
-    struct pollfd p = {c->cancel_fd, POLLIN, 0};
-    return c->cancel_fd >= 0 && poll(&p, 1, 0) > 0;
+    struct plat_pollfd p = {c->cancel_fd, PLAT_POLLIN, 0};
+    return c->cancel_fd >= 0 && plat_poll(&p, 1, 0) > 0;
 }
 
 /* `echo $$; exec atrace ... -c --stream` started. */
@@ -290,13 +282,9 @@ static struct astream *astream_new(struct atrace *a)
     fairlock_init(&s->lock);
     dynbuf_init(&s->probe, PROBE_MAX);
     dynbuf_init(&s->errtext, 64 * 1024);
-    if (pipe(s->wake) != 0) {
+    if (plat_pipe(s->wake) != 0) {
         astream_free(s);
         return NULL;
-    }
-    for (int i = 0; i < 2; i++) {
-        fcntl(s->wake[i], F_SETFL, fcntl(s->wake[i], F_GETFL) | O_NONBLOCK);
-        fcntl(s->wake[i], F_SETFD, FD_CLOEXEC);
     }
     return s;
 }
@@ -349,8 +337,7 @@ static void ask_stop(struct astream *s)
     for (int ms = 0; ms < STOP_WAIT_MS && !atomic_load(&s->ended); ms += 20) {
         if (astream_abandoned())
             break;
-        struct timespec ts = {0, 20000000};
-        nanosleep(&ts, NULL);
+        plat_sleep_ms(20);
     }
 }
 
@@ -553,8 +540,7 @@ void astream_free(struct astream *s)
     dynbuf_free(&s->probe);
     dynbuf_free(&s->errtext);
     for (int i = 0; i < 2; i++)
-        if (s->wake[i] >= 0)
-            close(s->wake[i]);
+        plat_sock_close(s->wake[i]);
     fairlock_destroy(&s->lock);
     free(s);
 }

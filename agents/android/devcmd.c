@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lib/debug.h"
 #include "lib/esctext.h"
 #include "lib/fairlock.h"
+#include "lib/plat.h"
 #include "lib/signals.h"
 
 #define RC_MARK "__systrace_rc="
@@ -72,8 +72,7 @@ static enum st_err settle(void)
     for (int i = 0; i < SETTLE_MS / 50; i++) {
         if (sig_terminated() || sig_interrupts() > ints || sig_alarmed())
             return ST_EINTR;
-        struct timespec ts = {0, 50000000};
-        nanosleep(&ts, NULL);
+        plat_sleep_ms(50);
     }
     return ST_OK;
 }

@@ -32,7 +32,9 @@
 #include "devcmd.h"
 #include "formats/atrace/fromfile.h"
 #include "lib/outfile.h"
+#include "lib/plat.h"
 #include "pfconfig.h"
+#include "lib/printf.h"
 #include "pffetch.h"
 #include "pfwait.h"
 
@@ -58,7 +60,7 @@ static struct pfrec *rec_of(const struct atrace *a)
 }
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    ST_PRINTF(3, 4);
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
 {

@@ -38,6 +38,7 @@
 #include "hostproc.h"
 #include "formats/atrace/repair.h"
 #include "lib/signals.h"
+#include "lib/printf.h"
 
 #define AVAIL_MAX (16u << 20)
 
@@ -57,7 +58,7 @@ struct ftrace {
 };
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    ST_PRINTF(3, 4);
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
 {
     va_list ap;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/debug.h"
+#include "lib/printf.h"
 
 #define READ_MAX (16u << 20)
 #define NEED_ROOT "host tracing needs root: run systrace as root (for example with sudo)"
@@ -38,7 +39,7 @@ void tracefs_free(struct tracefs *t)
 }
 
 static int set_err(struct tracefs *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    ST_PRINTF(2, 3);
 static int set_err(struct tracefs *t, const char *fmt, ...)
 {
     va_list ap;

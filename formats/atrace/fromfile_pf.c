@@ -13,15 +13,13 @@
  * viewer still reads it (Perfetto then names threads, not processes).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "formats/perfetto/pftrace.h"
 #include "fromfile_int.h"
+#include "lib/plat.h"
 
 #define SCAN_CHUNK (1024 * 1024)
 
@@ -100,10 +98,10 @@ enum st_err ff_pf_begin(struct ff *f)
     f->pf = pftrace_new();
     if (!f->pf)
         return ST_ENOMEM;
-    struct stat st;
+    struct plat_stat st;
     int fd = -1;
-    if (f->path && strcmp(f->path, "-") && stat(f->path, &st) == 0 && S_ISREG(st.st_mode))
-        fd = open(f->path, O_RDONLY | O_CLOEXEC);
+    if (f->path && strcmp(f->path, "-") && plat_stat(f->path, &st) == 0 && st.kind == PLAT_FILE)
+        fd = plat_open(f->path, O_RDONLY, 0);
     enum st_err e = ST_OK;
     if (fd >= 0) {
         prescan(f, fd);

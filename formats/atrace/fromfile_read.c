@@ -4,18 +4,17 @@
  * wait for typing).  Text, HTML and JSON inputs stream through in chunks
  * of READ_CHUNK bytes.  Method traces go to their own reader, which reads
  * a file by path twice (the first pass finds frames already open); from
- * a pipe, the trace is first copied to a temporary file in $TMPDIR (else
- * /tmp) that is unlinked at once and read as /proc/self/fd/N, so no exit
- * path can leave it behind.
+ * a pipe, the trace is first copied to a temporary file that is gone when
+ * it is done (plat_tmpfile_open: on Linux unlinked at once and read as
+ * /proc/self/fd/N, so no exit path can leave it behind).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "lib/plat.h"
 
 #include "formats/mtrace/mtrace.h"
 #include "fromfile_int.h"
@@ -36,12 +35,12 @@ static enum st_err open_input(struct ff *f, const char *path, int *fd)
 {
     if (!strcmp(path, "-")) {
         *fd = STDIN_FILENO;
-        if (isatty(*fd))
+        if (plat_isatty(*fd))
             return say(f, ST_EINVAL, "standard input is a terminal: pipe or redirect a "
                                      "trace into it (systrace --from-file - < FILE)", 0);
         return ST_OK;
     }
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    *fd = plat_open(path, O_RDONLY, 0);
     int err = errno;
     if (*fd >= 0)
         return ST_OK;
@@ -132,18 +131,14 @@ static enum st_err write_all(int fd, const unsigned char *p, size_t n)
     return ST_OK;
 }
 
-/* Copy head + the rest of fd to an unlinked temporary file (*tfd). */
+/* Copy head + the rest of fd to a temporary file (*tfd), read as path. */
 static enum st_err spool(struct ff *f, int fd, const unsigned char *head, size_t hn,
-                         int *tfd)
+                         int *tfd, char *path, size_t pathlen)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/systrace-input.XXXXXX", dir && *dir ? dir : "/tmp");
-    *tfd = mkostemp(path, O_CLOEXEC);
+    *tfd = plat_tmpfile_open(path, pathlen);
     if (*tfd < 0)
         return say(f, ST_EIO, "cannot copy the method trace from the pipe to a "
                               "temporary file", errno);
-    unlink(path);
     unsigned char *buf = malloc(READ_CHUNK);
     enum st_err e = buf ? write_all(*tfd, head, hn) : ST_ENOMEM;
     for (ssize_t r = 1; !e && r > 0;) {
@@ -163,14 +158,12 @@ static enum st_err method_from_pipe(struct ff *f, int fd, const unsigned char *h
                                     size_t hn)
 {
     int tfd = -1;
-    enum st_err e = spool(f, fd, head, hn, &tfd);
-    if (!e) {
-        char path[64];
-        snprintf(path, sizeof(path), "/proc/self/fd/%d", tfd);
+    char path[PATH_MAX];
+    enum st_err e = spool(f, fd, head, hn, &tfd, path, sizeof(path));
+    if (!e)
         e = method_trace(f, path);
-    }
     if (tfd >= 0)
-        close(tfd);
+        plat_tmpfile_done(tfd, path);
     return e;
 }
 
@@ -198,10 +191,10 @@ static enum st_err stream(struct ff_input *in, int fd)
 /* Files are peeked at; pipes give up their first bytes, which go first. */
 static enum st_err dispatch(struct ff_input *in, const char *path, int fd)
 {
-    struct stat st;
+    struct plat_stat st;
     unsigned char head[HEAD];
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        ssize_t n = pread(fd, head, sizeof(head), 0);
+    if (plat_fstat(fd, &st) == 0 && st.kind == PLAT_FILE) {
+        ssize_t n = plat_pread(fd, head, sizeof(head), 0);
         if (n > 0 && mtrace_detect(head, (size_t)n)) {
             in->method = 1;
             return method_trace(in->f, path);

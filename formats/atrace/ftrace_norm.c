@@ -7,6 +7,7 @@
  * such a match needs 18 bytes, more than a 15-byte task name can fake.
  */
 #include "ftrace_norm.h"
+#include "lib/plat.h"
 
 #include <stdio.h>
 #include <stdlib.h>

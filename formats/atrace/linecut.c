@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/plat.h"
+
 struct lcut {
     struct text_sink out;
     uint64_t max;

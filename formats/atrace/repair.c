@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/dynbuf.h"
+#include "lib/plat.h"
 
 #define PENDING_MAX (1u << 20)
 

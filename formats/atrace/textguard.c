@@ -4,6 +4,7 @@
  * is watched, then written on.
  */
 #include "textguard.h"
+#include "lib/plat.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,15 +2,14 @@
 #include "viewer.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <openssl/evp.h>
 #include <zlib.h>
 
 #include "assets.h"
+#include "lib/plat.h"
+#include "lib/rsakey.h"
 
 static const char *const known_viewer[] = {
     /* Debian golang-1.19-src trace_viewer_full.html */
@@ -24,9 +23,8 @@ static const char *const known_polyfill[] = {
 
 void viewer_sha256_hex(const void *p, size_t n, char out[65])
 {
-    unsigned char md[32];
-    unsigned int len = 0;
-    if (!EVP_Digest(p, n, md, &len, EVP_sha256(), NULL) || len != 32) {
+    uint8_t md[32];
+    if (crypto_sha256(p, n, md)) {
         out[0] = '\0';
         return;
     }
@@ -52,7 +50,7 @@ int viewer_known(int kind, const void *p, size_t n)
 
 static enum st_err read_file(const char *path, char **out, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = plat_open(path, O_RDONLY, 0);
     if (fd < 0)
         return errno == ENOENT ? ST_ENOENT : ST_EIO;
     struct dynbuf b;
@@ -114,7 +112,7 @@ static int polyfill_in(const char *dir, struct viewer *v)
     char path[4096];
     if (!dir)
         return 0;
-    snprintf(path, sizeof(path), "%s/webcomponents.min.js", dir);
+    snprintf(path, sizeof(path), "%s%cwebcomponents.min.js", dir, PLAT_SEP);
     if (read_file(path, &v->js, &v->js_len) == ST_OK) {
         if (viewer_known(1, v->js, v->js_len))
             return 1;
@@ -141,7 +139,7 @@ static enum st_err load_polyfill(const struct viewer_cfg *c, const char *dir,
 
 static void dir_of(const char *path, char *dir, size_t n)
 {
-    const char *s = strrchr(path, '/');
+    const char *s = plat_last_sep(path);
     if (!s)
         snprintf(dir, n, ".");
     else
@@ -195,15 +193,7 @@ static int try_auto(const struct viewer_cfg *c, const char *path, struct viewer 
 
 int viewer_cache_dir(char *buf, size_t n)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    if (xdg && xdg[0] == '/')
-        snprintf(buf, n, "%s/systrace", xdg);
-    else if (home && *home)
-        snprintf(buf, n, "%s/.cache/systrace", home);
-    else
-        return -1;
-    return 0;
+    return plat_cache_dir("systrace", buf, n);
 }
 
 static int try_dir(const struct viewer_cfg *c, const char *dir, const char *file,
@@ -212,7 +202,7 @@ static int try_dir(const struct viewer_cfg *c, const char *dir, const char *file
     char path[4096];
     if (!dir)
         return 0;
-    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    snprintf(path, sizeof(path), "%s%c%s", dir, PLAT_SEP, file);
     return try_auto(c, path, v, warn);
 }
 

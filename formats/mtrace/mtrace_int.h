@@ -21,6 +21,7 @@
 #include "lib/dynbuf.h"
 #include "lib/error.h"
 #include "mtrace.h"
+#include "lib/printf.h"
 
 #define MT_NTHREADS 65536u
 #define MT_MAX_LINE (1u << 20)          /* one key line */
@@ -143,7 +144,7 @@ enum st_err mt_run(const struct mtrace_src *src, struct mt_tables *t,
                    const struct mt_sink *s, int replay,
                    struct mtrace_info *info, char *err, size_t errlen);
 void mt_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    ST_PRINTF(3, 4);
 
 /* ---- per-thread stacks (mtrace_stack.c) ---- */
 struct mt_frame {

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "lib/debug.h"
+#include "lib/printf.h"
 
 enum { RS_START, RS_KEY, RS_HEADER, RS_RECORDS, RS_STREAM, RS_DONE, RS_STOP,
        RS_ERROR };
@@ -68,7 +69,7 @@ static uint64_t le64(const unsigned char *p)
 }
 
 static enum st_err fail(struct mt_reader *r, enum st_err e, const char *fmt,
-                        ...) __attribute__((format(printf, 3, 4)));
+                        ...) ST_PRINTF(3, 4);
 
 static enum st_err fail(struct mt_reader *r, enum st_err e, const char *fmt,
                         ...)

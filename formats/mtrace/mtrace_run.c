@@ -6,10 +6,10 @@
 #include "mtrace_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "lib/plat.h"
 
 #define MT_READ_CHUNK (256u << 10)
 
@@ -66,7 +66,7 @@ enum st_err mt_run(const struct mtrace_src *src, struct mt_tables *t,
     }
     enum st_err e;
     if (src->path) {
-        int fd = open(src->path, O_RDONLY | O_CLOEXEC);
+        int fd = plat_open(src->path, O_RDONLY, 0);
         if (fd < 0) {
             mt_err(err, errlen, "cannot open: %s", strerror(errno));
             mt_reader_free(r);

@@ -14,6 +14,7 @@
 #include "pfnames.h"
 #include "pfsort.h"
 #include "pftrace.h"
+#include "lib/printf.h"
 
 #define PF_CPUS 1024            /* CPU numbers accepted */
 #define PF_INTERN_MAX 65536     /* compact sched intern table entries */
@@ -80,7 +81,7 @@ struct pftrace {
 };
 
 enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    ST_PRINTF(3, 4);
 
 /* pfemit.c: one sorted record to a line (or a state change). */
 enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n);

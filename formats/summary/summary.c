@@ -12,6 +12,7 @@
 #include "formats/atrace/streamtext.h"
 #include "formats/tevents/tevents.h"
 #include "summary_int.h"
+#include "lib/plat.h"
 
 struct summary *summary_new(void)
 {

@@ -127,10 +127,14 @@ static int by_pid_proc(const void *a, const void *b)
     return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+/* By pid, doFrame before DrawFrame: qsort need not be stable (msvcrt's
+ * is not, nor glibc's since 2.37), and collect_frames keeps the first. */
 static int by_pid(const void *a, const void *b)
 {
     const struct summary_frames *x = a, *y = b;
-    return x->pid < y->pid ? -1 : x->pid > y->pid;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->source[0] == 'D') - (y->source[0] == 'D');
 }
 
 /* Threads' frame counts summed per process, doFrame and DrawFrame apart

@@ -11,6 +11,7 @@
 #include "lib/dynbuf.h"
 #include "lib/outfile.h"
 #include "tevents.h"
+#include "lib/printf.h"
 
 /* Open-addressing hash map from byte keys to pointers, at most max keys. */
 struct tev_slot {
@@ -116,7 +117,7 @@ enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what);
  * NULL for none); finish with tev_emit (closes the object and writes). */
 void tev_start(struct tevents *t, const char *name, size_t nlen, char ph);
 void tev_add(struct tevents *t, const char *s);
-void tev_addf(struct tevents *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tev_addf(struct tevents *t, const char *fmt, ...) ST_PRINTF(2, 3);
 void tev_addstr(struct tevents *t, const char *p, size_t n);
 void tev_pidtid(struct tevents *t, int64_t pid, int64_t tid);
 enum st_err tev_emit(struct tevents *t);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "lib/dynbuf.h"
+#include "lib/printf.h"
 
 struct sim_opts {
     int port;                   /* 0: pick a free one */
@@ -83,7 +84,7 @@ static inline int sink_flush(struct sim_sink *k)
 }
 int sink_puts(struct sim_sink *k, const char *s);
 int sink_printf(struct sim_sink *k, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    ST_PRINTF(2, 3);
 extern struct sim_sink sim_null_sink;
 
 struct sim_fs;

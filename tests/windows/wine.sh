@@ -1,0 +1,182 @@
+# check-windows: systrace.exe (make windows) under Wine, against the Linux
+# build and the real adb server.  One case of tests/run (windows/wine),
+# kept to a few Wine starts: a private WINEPREFIX (kept in $WIN_BUILD, so
+# only the first run pays for creating it), one `wineserver -p` for the
+# run, the unit tests in one executable, the conversions in one cmd.exe
+# batch.  Checks, in order:
+#   unit      the unit tests built for Windows (tests/windows/unit.c)
+#   forms     every --from-file form, HTML and -j JSON, byte-identical to
+#             the Linux build's output
+#   bad       bad inputs: one-line error, non-zero exit, nothing written
+#   paths     C:\-style, forward-slash and non-ASCII paths; an existing
+#             output replaced whole, no temporary file left; --target=linux
+#   live      a capture and --stream through the real adb server (Linux,
+#             reached over loopback) from the simulator
+#   ctrl-c    kill -INT of the Wine process stops a capture, page written
+# Skips (77) only when Wine cannot be had.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/adb-env.sh"
+WIN_BUILD=${WIN_BUILD:-$TOP/build-win}
+case "$WIN_BUILD" in /*) ;; *) WIN_BUILD="$TOP/$WIN_BUILD" ;; esac
+EXE=${SYSTRACE_EXE:-$TOP/systrace.exe}
+
+started=$(date +%s)
+find_wine() {   # wine64 and wineserver: on PATH, or where Debian puts them
+    WINE=$(command -v wine64 || command -v wine || ls /usr/lib/wine/wine64 2>/dev/null)
+    WINESERVER=$(command -v wineserver || ls /usr/lib/wine/wineserver 2>/dev/null)
+}
+find_wine
+if [ -z "$WINE" ] || [ -z "$WINESERVER" ]; then
+    "$TOP/scripts/install-deps" --windows >/dev/null 2>&1
+    find_wine
+    [ -n "$WINE" ] && [ -n "$WINESERVER" ] ||
+        skip "Wine is not installed and could not be (scripts/install-deps --windows)"
+fi
+if [ ! -f "$EXE" ] || [ ! -f "$WIN_BUILD/unit.exe" ] || [ ! -f "$WIN_BUILD/multi.exe" ]; then
+    command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 ||
+        skip "no MinGW-w64 cross-compiler (scripts/install-deps --windows), so no systrace.exe"
+    fail "systrace.exe and its tests are not built (make check-windows)"
+fi
+
+export WINEPREFIX="$WIN_BUILD/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+export LANG=C.UTF-8 LC_ALL=C.UTF-8    # arguments reach Windows as UTF-8
+# the prefix is created once; a second run of this case waits for the first
+( flock 9; "$WINE" cmd /c exit 0 >/dev/null 2>&1 ) 9>"$WIN_BUILD/wineprefix.lock"
+"$WINESERVER" -p
+_stop_wine() { "$WINESERVER" -k 2>/dev/null; _cleanup; }
+trap _stop_wine EXIT INT TERM
+win() { printf 'Z:%s' "$1" | tr '/' '\\'; }     # a Linux path as Wine sees it
+
+# ---- unit --------------------------------------------------------------
+"$WINE" "$WIN_BUILD/unit.exe" >unit.log 2>&1 || { cat unit.log; fail "unit tests failed on Windows"; }
+grep -q 'unit test programs passed' unit.log || { cat unit.log; fail "unit tests did not run"; }
+echo "[$(( $(date +%s) - started ))s] unit: $(tail -n 1 unit.log)"
+
+# ---- the inputs (tests/e2e/fromfile_forms.sh's, and the other formats) ----
+need_corpus atrace/systrace_test_data
+D=$CORPUS/atrace/systrace_test_data
+M=$CORPUS/atrace/aosp_marshmallow_test_data
+mkdir in lin win
+cp "$D/compressed_atrace_data.txt" in/z.txt
+{ printf 'TRACE:'; cat "$D/atrace_data_raw"; } >in/raw.txt
+{ printf 'capturing trace... done\nTRACE:'; cat "$M/atrace_data_raw"; } >in/crcr.txt
+tail -c +8 "$D/compressed_atrace_data.txt" >in/bare.z
+cp "$D/decompressed_atrace_data.txt" in/plain.txt
+cp "$D/atrace_data" in/threads.txt
+for f in raw.txt crcr.txt bare.z; do gzip -c "in/$f" >"in/$f.gz"; done
+printf '  MyApp-4242  ( 4242) [002] ...1  100.000100: tracing_mark_write: B|4242|a\n' >in/app.log
+"$SYSTRACE" --from-file in/z.txt -o in/page.html -q || fail "Linux build failed on z.txt"
+"$SYSTRACE" --from-file in/z.txt -j -o in/trace.json -q || fail "Linux build failed on -j"
+for t in basic.trace streaming.trace; do
+    f=$(ls "$CORPUS"/methodtrace/*/"$t" 2>/dev/null | head -n 1)
+    [ -n "$f" ] && cp "$f" "in/$t"
+done
+[ -f "$CORPUS/perfetto/test_trace.perfetto-trace" ] &&
+    cp "$CORPUS/perfetto/test_trace.perfetto-trace" in/pf.perfetto-trace
+inputs=$(cd in && ls)
+
+# ---- the conversions, bad inputs and paths, in one Wine process ----------
+# The Linux build's outputs first, then the same command lines in Windows
+# form, run by multi.exe (systrace.exe's cli_main, many command lines in
+# one process: a Wine start costs about a second, a conversion a few ms);
+# it prints "NAME STATUS" per run.  What depends on the process itself
+# (arguments from the wide command line, the current directory) is run
+# through systrace.exe after.
+mkdir 'dir ü' sub && cp in/z.txt 'dir ü/trâce ✓.txt'
+printf 'old contents\n' >sub/replaced.html
+printf 'not a trace at all\n' >in/garbage.bin   # kept out of $inputs
+: >runs.list
+add() {   # name args...: one command line of multi.exe
+    _n=$1; shift
+    printf '%s' "$_n" >>runs.list
+    for a in "$@"; do printf '\t%s' "$a" >>runs.list; done
+    printf '\n' >>runs.list
+}
+json_too="z.txt page.html basic.trace pf.perfetto-trace"
+for f in $inputs; do
+    "$SYSTRACE" --from-file "in/$f" -o "lin/$f.html" -q || fail "Linux build failed on $f"
+    add "html-$f" --from-file "$(win "$T/in/$f")" -o "$(win "$T/win/$f.html")" -q
+    case " $json_too " in *" $f "*)
+        "$SYSTRACE" --from-file "in/$f" -j -o "lin/$f.json" -q || fail "Linux -j failed on $f"
+        add "json-$f" --from-file "$(win "$T/in/$f")" -j -o "$(win "$T/win/$f.json")" -q ;;
+    esac
+done
+add bad-missing --from-file "$(win "$T/in/nothing.txt")" -o "$(win "$T/bad1.html")"
+add bad-dir --from-file "$(win "$T/in")" -o "$(win "$T/bad2.html")"
+add bad-garbage --from-file "$(win "$T/in/garbage.bin")" -o "$(win "$T/bad3.html")"
+add bad-outdir --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/no/such/dir/x.html")"
+add bad-self --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/in/z.txt")"
+add linux --target=linux -t 1 -o "$(win "$T/linux.html")"
+add fwd --from-file "Z:$T/in/z.txt" -o "Z:$T/sub/fwd.html" -q
+add replace --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/replaced.html")" -q
+add help --help
+"$WINE" "$WIN_BUILD/multi.exe" "$(win "$T/runs.list")" >runs.out 2>runs.err </dev/null ||
+    { cat runs.out runs.err; fail "multi.exe failed"; }
+rc() { sed -n "s/^$1 \([0-9-]*\).*/\1/p" runs.out | tr -d '\r'; }
+"$WINE" "$EXE" --from-file "$(win "$T/dir ü/trâce ✓.txt")" -o "$(win "$T/dir ü/öut ✓.html")" \
+    -q >utf8.out 2>&1 </dev/null || { cat utf8.out; fail "non-ASCII paths: systrace.exe failed"; }
+(cd sub && "$WINE" "$EXE" --from-file '..\in\z.txt' -o rel.html -q >../rel.out 2>&1 </dev/null) ||
+    { cat rel.out; fail "relative paths: systrace.exe failed"; }
+
+for f in $inputs; do
+    for k in html json; do
+        [ "$k" = html ] || case " $json_too " in *" $f "*) ;; *) continue ;; esac
+        assert_eq "$k-$f exit" 0 "$(rc "$k-$f")"
+        cmp -s "lin/$f.$k" "win/$f.$k" || fail "$f: the Windows build's $k differs from Linux's"
+    done
+done
+echo "[$(( $(date +%s) - started ))s] forms: $(echo "$inputs" | wc -w) inputs as pages, $(echo "$json_too" | wc -w) as -j JSON, byte-identical to the Linux build's"
+
+for b in bad-missing bad-dir bad-garbage bad-outdir bad-self; do
+    r=$(rc $b)
+    [ -n "$r" ] && [ "$r" != 0 ] || fail "$b: exit '$r', expected an error"
+done
+# one line each, naming the input or output
+for what in 'nothing.txt' "$(win "$T/in")" 'garbage.bin' 'no\such\dir' 'the input file'; do
+    [ "$(grep -cF -- "$what" runs.err)" -ge 1 ] || { cat runs.err; fail "no error naming $what"; }
+done
+[ ! -e bad1.html ] && [ ! -e bad2.html ] && [ ! -e bad3.html ] || fail "a bad input left a page"
+"$SYSTRACE" --from-file in/z.txt -o ref.html -q
+echo "[$(( $(date +%s) - started ))s] bad: missing, directory, garbage, missing output directory, self: errors, nothing written"
+
+assert_eq "--target=linux exit" 2 "$(rc linux)"
+assert_contains runs.err "needs Linux"
+cmp -s "dir ü/öut ✓.html" ref.html || fail "non-ASCII paths: output differs"
+assert_eq "forward slashes exit" 0 "$(rc fwd)"
+cmp -s sub/fwd.html ref.html || fail "forward-slash paths: output differs"
+assert_eq "replace exit" 0 "$(rc replace)"
+cmp -s sub/replaced.html ref.html || fail "an existing output was not replaced whole"
+cmp -s sub/rel.html ref.html || fail "relative paths: output differs"
+left=$(ls -A sub win 'dir ü' .tmp | grep -i 'tmp\.\|systrace-' || true)
+[ -z "$left" ] || fail "temporary files left: $left"
+assert_contains runs.out "--transport"
+echo "[$(( $(date +%s) - started ))s] paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused"
+
+# ---- live: the adb server on Linux, systrace.exe reaching it over loopback ----
+start_adb_server
+start_sim
+"$WINE" "$EXE" -t 1 -o "$(win "$T/live.html")" sched gfx >out.txt 2>err.txt </dev/null ||
+    { cat out.txt err.txt; fail "live capture failed"; }
+[ "$(sim_state tracing_on)" = 0 ] || fail "live: device left tracing"
+trace_block live.html 2 | grep -q sched_switch || fail "live: no trace in the page"
+python3 "$TOP/tests/tools/htmlblocks.py" live.html check >/dev/null || fail "live: page layout"
+"$WINE" "$EXE" --stream -t 1 -o "$(win "$T/stream.html")" sched >out.txt 2>err.txt </dev/null ||
+    { cat out.txt err.txt; fail "--stream capture failed"; }
+[ "$(sim_state tracing_on)" = 0 ] || fail "--stream: device left tracing"
+grep -q 'atrace.*--stream\|--stream' "$SIM_LOG" || fail "--stream: the device was not streamed from"
+trace_block stream.html 2 | grep -q sched_switch || fail "--stream: no trace in the page"
+echo "[$(( $(date +%s) - started ))s] live: a capture and --stream through the adb server, device reset"
+
+# ---- Ctrl-C: Wine turns SIGINT into the console's Ctrl-C event ----
+"$WINE" "$EXE" -t 30 -o "$(win "$T/int.html")" sched >out.txt 2>err.txt </dev/null &
+pid=$!
+wait_tracing
+# the Windows process is the one running systrace.exe (wine64 execs into it)
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 0 ] || { cat out.txt err.txt; fail "Ctrl-C: exit $rc"; }
+assert_contains out.txt "Interrupted: stopping the trace early"
+[ "$(sim_state tracing_on)" = 0 ] || fail "Ctrl-C left the device tracing"
+trace_block int.html 2 | grep -q sched_switch || fail "Ctrl-C: trace not written"
+echo "[$(( $(date +%s) - started ))s] ctrl-c: stops early, page written, device reset"
+echo ok

@@ -160,11 +160,10 @@ checksrc:
 # end-to-end cases, browser checks and short fuzz runs.
 # J: how many test cases (and compilations) run at once.
 J ?= 2
-# make test builds what windows/wine runs when the cross-compiler is there
-# (the case skips without it); make check installs it first.
+# What windows/wine runs is built by that case, beside the other cases
+# (make check installs the cross-compiler first; the case skips without it).
 WIN_CC ?= x86_64-w64-mingw32-gcc
-WIN_TEST := $(if $(shell command -v $(WIN_CC) 2>/dev/null),windows-test-build)
-test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb $(WIN_TEST)
+test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) J=$(J) tests/run
 
 check: test-deps

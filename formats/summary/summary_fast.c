@@ -5,7 +5,7 @@
  * '\n' and, where it searches (the task's '-', the end of the event
  * name), looks at eight bytes at a time.  Only the line ends after the
  * event name are found by memchr, and only sched_switch and marker lines
- * get their task and arguments.
+ * get their arguments (summary_ev.c trims the task when it needs it).
  *
  * It reads the shape the tokenizer's fast path reads (tevents_fast.c,
  * which agrees with Perfetto's grammar in tevents_line.c) and gives the
@@ -82,18 +82,11 @@ static inline int ws(unsigned char c)
     return cls[c] & C_WS;
 }
 
-/* The value of eight decimal digits (bytes 0-9, the first one lowest):
- * the usual SWAR reduction, pairs, then quads and the eight together. */
-static inline uint64_t eight(uint64_t x)
-{
-    x = x * 10 + (x >> 8);
-    return (((x & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-            (((x >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
-}
-
-/* A run of eight digits or more, a byte at a time (wrapping v when too
- * long: its length refuses it). */
-static const unsigned char *num_long(const unsigned char *q, uint64_t *v)
+/* The decimal digits at q (none: v 0); the byte after them.  A run too
+ * long wraps v, but its length refuses it.  A byte at a time: the usual
+ * lengths are predicted and the reading runs ahead, which reading eight
+ * digits at once (a chain of dependent steps per field) did not beat. */
+static inline const unsigned char *num(const unsigned char *q, uint64_t *v)
 {
     uint64_t x = 0;
     unsigned d;
@@ -103,19 +96,6 @@ static const unsigned char *num_long(const unsigned char *q, uint64_t *v)
     }
     *v = x;
     return q;
-}
-
-/* The decimal digits at q (none: v 0); the byte after them.  Up to seven
- * are read at once, without a branch per digit. */
-static inline const unsigned char *num(const unsigned char *q, uint64_t *v)
-{
-    uint64_t x = load8(q) ^ (ONES * '0');       /* digits become 0-9 */
-    uint64_t nd = ((x + ONES * (0x80 - 10)) | x) & HIGHS;
-    if (!nd)
-        return num_long(q, v);
-    unsigned k = first(nd);
-    *v = eight((x << 8 * (7 - k)) << 8);        /* leading zeros below */
-    return q + k;
 }
 
 /* 1 to maxd digits at q: the byte after them, else NULL. */

@@ -154,42 +154,24 @@ static void slice_end(struct sum_thread *t, uint64_t ts)
     }
 }
 
-/* 1 to 18 digits (no int64 overflow) at p[0, n): their value, else -1. */
-static int64_t digits(const char *p, size_t n)
-{
-    if (!n || n > 18)
-        return -1;
-    int64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!dig(p[i]))
-            return -1;
-        v = v * 10 + (p[i] - '0');
-    }
-    return v;
-}
-
 /* tev_parse_mark, with the usual markers read here first:
  * `B|TGID|NAME` and `E` or `E|TGID` give what it gives for them. */
 static int parse_mark(const char *p, size_t n, struct tev_mark *m)
 {
-    size_t k = n, i;
+    size_t k = n, i = 2;
     while (k && (p[k - 1] == '\n' || p[k - 1] == '\0' || p[k - 1] == '\r'))
         k--;
-    if (k >= 3 && p[0] == 'B' && p[1] == '|') {
-        int64_t v = 0;
-        for (i = 2; i < k && i < 20 && dig(p[i]); i++)
-            v = v * 10 + (p[i] - '0');
-        if (i > 2 && i < k && p[i] == '|') {     /* the first '|': digits before */
-            *m = (struct tev_mark){.phase = 'B', .tgid = v, .name = p + i + 1,
-                                   .name_len = k - i - 1};
-            return 1;
-        }
-    } else if (k && p[0] == 'E' && (k == 1 || (p[1] == '|' && k > 2))) {
-        int64_t v = k == 1 ? -1 : digits(p + 2, k - 2);
-        if (k == 1 || v >= 0) {
-            *m = (struct tev_mark){.phase = 'E', .tgid = v};
-            return 1;
-        }
+    int b = k >= 3 && p[0] == 'B' && p[1] == '|', e = k >= 3 && p[0] == 'E' && p[1] == '|';
+    int64_t v = 0;
+    for (; (b || e) && i < k && i < 20 && dig(p[i]); i++)      /* 18 digits: no overflow */
+        v = v * 10 + (p[i] - '0');
+    if (b && i > 2 && i < k && p[i] == '|') {   /* the first '|': digits before */
+        *m = (struct tev_mark){.phase = 'B', .tgid = v, .name = p + i + 1, .name_len = k - i - 1};
+        return 1;
+    }
+    if ((e && i > 2 && i == k) || (k == 1 && p[0] == 'E')) {
+        *m = (struct tev_mark){.phase = 'E', .tgid = k == 1 ? -1 : v};
+        return 1;
     }
     return tev_parse_mark(p, n, m);
 }

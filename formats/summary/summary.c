@@ -1,8 +1,9 @@
 /*
  * The trace summary's streaming side (summary.h): parts from the
  * tracewriter tee are split into lines; ftrace lines are tokenized as
- * Perfetto does (formats/tevents' tokenizer) and fold into per-CPU and
- * per-thread state; process-dump lines give process names and thread
+ * Perfetto does (formats/tevents' tokenizer; the usual shape by
+ * summary_fast.c) and fold into per-CPU and per-thread state
+ * (summary_ev.c); process-dump lines give process names and thread
  * bindings.
  */
 #include <stdlib.h>
@@ -78,155 +79,6 @@ static int starts(const char *p, size_t n, const char *lit)
     return n >= k && !memcmp(p, lit, k);
 }
 
-/* ---- ftrace events ---------------------------------------------------- */
-
-/* next_pid of sched_switch args: the last " next_pid=N" (the args end
- * with it and next_prio); 0 when absent. */
-static int next_pid_fast(const char *a, size_t n, uint32_t *pid)
-{
-    static const char key[] = " next_pid=";
-    size_t k = sizeof(key) - 1;
-    for (size_t i = n >= k ? n - k + 1 : 0; i-- > 0;) {
-        if (a[i] != ' ' || memcmp(a + i, key, k))
-            continue;
-        uint64_t v = 0;
-        size_t j = i + k, d = j;
-        while (j < n && a[j] >= '0' && a[j] <= '9' && v <= UINT32_MAX)
-            v = v * 10 + (uint64_t)(a[j++] - '0');
-        if (j == d || v > UINT32_MAX || (j < n && a[j] != ' '))
-            return 0;
-        *pid = (uint32_t)v;
-        return 1;
-    }
-    return 0;
-}
-
-static void on_switch(struct summary *s, const struct tev_line *l)
-{
-    struct tev_switch sw;
-    s->t.sched_switches++;
-    memset(&sw, 0, sizeof(sw));
-    if (!next_pid_fast(l->args, l->args_len, &sw.next_pid) &&
-        !tev_parse_switch(l->args, l->args_len, &sw))
-        return;
-    struct sum_cpu *c = sum_cpu(s, l->cpu);
-    if (!c)
-        return;
-    if (c->valid && c->tid && l->ts_ns >= c->ts) {
-        struct sum_thread *t = sum_thread(s, c->tid);
-        if (t)
-            t->cpu_ns += l->ts_ns - c->ts;
-    }
-    c->tid = sw.next_pid;
-    c->ts = l->ts_ns;
-    c->valid = 1;
-    if (sw.next_pid) {
-        struct sum_thread *t = sum_thread(s, sw.next_pid);
-        /* the comm is parsed only for a thread not named yet */
-        if (t && !t->name[0] && (sw.next_comm || tev_parse_switch(l->args, l->args_len, &sw)))
-            sum_copy_name(t->name, sw.next_comm, sw.next_comm_len);
-    }
-}
-
-static int frame_kind(const struct tev_mark *m, const struct tev_line *l)
-{
-    static const char dofr[] = "Choreographer#doFrame", draw[] = "DrawFrame";
-    size_t k = sizeof(dofr) - 1;
-    if (m->name_len >= k && !memcmp(m->name, dofr, k) &&
-        (m->name_len == k || m->name[k] == ' '))
-        return FK_DOFRAME;
-    if (starts(m->name, m->name_len, draw) && l->task_len == 12 &&
-        !memcmp(l->task, "RenderThread", 12))
-        return FK_DRAWFRAME;
-    return -1;
-}
-
-static void slice_begin(struct summary *s, struct sum_thread *t, const struct tev_mark *m,
-                        const struct tev_line *l)
-{
-    int kind = frame_kind(m, l);
-    if (kind >= 0) {
-        t->fs[kind].frames++;
-        if (t->nopen < SUM_OPEN_FRAMES)
-            t->open[t->nopen++] = (struct sum_open){t->depth, (uint8_t)kind, l->ts_ns};
-        else
-            s->t.dropped++;
-    }
-    t->depth++;
-}
-
-static void slice_end(struct sum_thread *t, uint64_t ts)
-{
-    if (!t->depth)
-        return;         /* an end without a begin: Perfetto ignores it */
-    t->depth--;
-    if (!t->nopen || t->open[t->nopen - 1].level != t->depth)
-        return;
-    struct sum_open *o = &t->open[--t->nopen];
-    struct sum_fstat *f = &t->fs[o->kind];
-    uint64_t dur = ts >= o->ts ? ts - o->ts : 0;
-    for (unsigned i = 0; i < SUM_RATES; i++)
-        f->janky[i] += dur * sum_rates[i] > 1000000000ull;
-    if (dur > f->worst_ns) {
-        f->worst_ns = dur;
-        f->worst_ts = o->ts;
-    }
-}
-
-static void on_mark(struct summary *s, const struct tev_line *l)
-{
-    struct tev_mark m;
-    if (!tev_parse_mark(l->args, l->args_len, &m))
-        return;         /* not an app's marker (the clock-sync one) */
-    s->have_marks = 1;
-    if (m.phase == 'C')
-        sum_vsync_flip(s, m.name, m.name_len, l->ts_ns);
-    if (m.phase != 'B' && m.phase != 'E')
-        return;
-    struct sum_thread *t = sum_thread(s, l->tid);
-    if (!t)
-        return;
-    if (!t->name[0] && !(l->task_len == 5 && !memcmp(l->task, "<...>", 5)))
-        sum_copy_name(t->name, l->task, l->task_len);
-    if (m.phase == 'E') {
-        slice_end(t, l->ts_ns);
-        return;
-    }
-    if (m.tgid > 0)
-        t->tgid = m.tgid;
-    slice_begin(s, t, &m, l);
-}
-
-static int is_mark(const struct tev_line *l)
-{
-    return (l->event_len == 18 && !memcmp(l->event, "tracing_mark_write", 18)) ||
-           (l->event_len == 5 && !memcmp(l->event, "print", 5)) ||
-           (l->event_len == 1 && l->event[0] == '0');
-}
-
-static void on_event(struct summary *s, const struct tev_line *l)
-{
-    struct summary_totals *t = &s->t;
-    t->events++;
-    if (!s->have_events || l->ts_ns < t->first_ns)
-        t->first_ns = l->ts_ns;
-    if (!s->have_events || l->ts_ns > t->last_ns)
-        t->last_ns = l->ts_ns;
-    s->have_events = 1;
-    if (l->cpu < SUM_CPUS_MAX && l->cpu + 1 > t->cpus)
-        t->cpus = l->cpu + 1;
-    sum_count_name(s, l->event, l->event_len);
-    if (l->tgid >= 0) {
-        struct sum_thread *th = sum_thread(s, l->tid);
-        if (th)
-            th->tgid = l->tgid;
-    }
-    if (l->event_len == 12 && !memcmp(l->event, "sched_switch", 12))
-        on_switch(s, l);
-    else if (is_mark(l))
-        on_mark(s, l);
-}
-
 /* '#' lines: the header's CPU count, LOST notices, CPU buffer starts. */
 static void comment_line(struct summary *s, const char *p, size_t n)
 {
@@ -248,7 +100,7 @@ static void comment_line(struct summary *s, const char *p, size_t n)
     }
 }
 
-static void ftrace_line(struct summary *s, const char *p, size_t n)
+void sum_ftrace_line(struct summary *s, const char *p, size_t n)
 {
     if (n && p[n - 1] == '\r')
         n--;
@@ -259,7 +111,7 @@ static void ftrace_line(struct summary *s, const char *p, size_t n)
     s->part_body = 1;
     struct tev_line l;
     if (tev_parse_line(p, n, &l))
-        on_event(s, &l);
+        sum_line_event(s, &l);
 }
 
 /* ---- the process dump ------------------------------------------------- */
@@ -327,7 +179,7 @@ static void psdump_line(struct summary *s, const char *p, size_t n)
 static void one_line(struct summary *s, const char *p, size_t n)
 {
     if (s->mode == SM_FTRACE)
-        ftrace_line(s, p, n);
+        sum_ftrace_line(s, p, n);
     else if (s->mode == SM_PSDUMP)
         psdump_line(s, p, n);
 }
@@ -335,7 +187,15 @@ static void one_line(struct summary *s, const char *p, size_t n)
 void summary_feed(struct summary *s, const void *buf, size_t n)
 {
     const char *p = buf, *end = p + n;
+    int fast_done = 0;
     while (p < end && s->mode != SM_NONE) {
+        if (s->mode == SM_FTRACE && !fast_done && !s->skipping && !s->line.len) {
+            /* the bulk of the write; what it leaves is a few lines at
+             * most, then a line the next write goes on with */
+            p += sum_fast_lines(s, p, (size_t)(end - p));
+            fast_done = 1;
+            continue;
+        }
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
         if (s->skipping) {

@@ -1,13 +1,16 @@
 /*
  * Internals of the trace summary (summary.h): summary.c (parts, lines,
- * events), summary_tab.c (thread, process and event-name tables),
- * summary_out.c (totals, categories, the terminal lines and JSON).
+ * comments, the process dump), summary_fast.c (the usual ftrace lines,
+ * read fast), summary_ev.c (what an event changes), summary_tab.c
+ * (thread, process and event-name tables), summary_out.c (totals,
+ * categories, the terminal lines and JSON).
  */
 #ifndef SYSTRACE_SUMMARY_INT_H
 #define SYSTRACE_SUMMARY_INT_H
 
 #include <string.h>
 
+#include "formats/tevents/tevents.h"
 #include "summary.h"
 
 #define SUM_OPEN_FRAMES 4           /* frame slices open at once per thread */
@@ -62,9 +65,13 @@ struct sum_cpu {
     uint64_t ts;
 };
 
+/* What the summary does with an event, by its name. */
+enum { SK_OTHER, SK_SWITCH, SK_MARK };
+
 struct sum_evname {
     char name[SUM_NAME_LEN];
     uint8_t len;
+    uint8_t kind;           /* SK_* of the (untruncated) name that added it */
     uint64_t count;
 };
 
@@ -116,10 +123,62 @@ struct summary {
 };
 
 /* summary_tab.c */
-struct sum_thread *sum_thread(struct summary *s, uint32_t tid);
+/* The thread of tid, added when new (NULL: no room). */
+struct sum_thread *sum_thread_add(struct summary *s, uint32_t tid);
 struct sum_thread *sum_thread_find(const struct summary *s, uint32_t tid);
-struct sum_cpu *sum_cpu(struct summary *s, uint32_t cpu);
-void sum_count_name(struct summary *s, const char *p, size_t n);
+struct sum_cpu *sum_cpu_grow(struct summary *s, uint32_t cpu);
+/* Counts one more event of that name; its entry, NULL beyond SUM_NAMES_MAX. */
+struct sum_evname *sum_count_name_slot(struct summary *s, const char *p, size_t n);
+
+/* Nearly every line asks for a thread, a CPU and its name's entry: what
+ * is usually found at once is looked at here, inline (the hot path of
+ * issue 23's cost goal), the rest in summary_tab.c.  The direct-mapped
+ * cache in front of the thread hash holds a few hundred threads. */
+static inline struct sum_thread *sum_thread(struct summary *s, uint32_t tid)
+{
+    uint32_t c = s->tcache[tid & (SUM_TCACHE - 1)];
+    if (c && s->th[c - 1].tid == tid)
+        return &s->th[c - 1];
+    return sum_thread_add(s, tid);
+}
+
+static inline struct sum_cpu *sum_cpu(struct summary *s, uint32_t cpu)
+{
+    return cpu < s->ncpu ? &s->cpu[cpu] : sum_cpu_grow(s, cpu);
+}
+
+static inline unsigned sum_name_slot(const char *p, size_t n)
+{
+    return n ? ((unsigned)n * 31u + (unsigned char)p[0] * 7u + (unsigned char)p[n - 1] * 3u +
+                (unsigned char)p[n / 2]) & (SUM_NAME_SLOTS - 1)
+             : 0;
+}
+
+/* a[0, n) == b[0, n): two overlapping 8-byte compares for most event
+ * names (8 to 16 characters), no call */
+static inline int sum_same_name(const char *a, const char *b, size_t n)
+{
+    if (n < 8 || n > 16)
+        return !memcmp(a, b, n);
+    uint64_t x, y, u, v;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    memcpy(&u, a + n - 8, 8);
+    memcpy(&v, b + n - 8, 8);
+    return x == y && u == v;
+}
+
+static inline struct sum_evname *sum_count_name(struct summary *s, const char *p, size_t n)
+{
+    uint32_t c;
+    struct sum_evname *e;
+    if (n < SUM_NAME_LEN && (c = s->name_slot[sum_name_slot(p, n)]) &&
+        (e = &s->names[c - 1])->len == n && sum_same_name(e->name, p, n)) {
+        e->count++;
+        return e;
+    }
+    return sum_count_name_slot(s, p, n);
+}
 void sum_set_pname(struct summary *s, int64_t pid, const char *p, size_t n);
 const char *sum_pname(const struct summary *s, int64_t pid);
 void sum_copy_name_n(char *dst, size_t cap, const char *p, size_t n);
@@ -127,6 +186,21 @@ void sum_copy_name_n(char *dst, size_t cap, const char *p, size_t n);
 /* forget every event (the circular-buffer cut, a part fetched again) */
 void sum_reset_events(struct summary *s);
 void sum_tab_free(struct summary *s);
+
+/* summary.c: one ftrace line (no '\n'), read by the general tokenizer */
+void sum_ftrace_line(struct summary *s, const char *p, size_t n);
+
+/* summary_fast.c: the whole lines of p[0, n) that end at least 8 bytes
+ * before n, each read fast when of the usual shape, else by
+ * sum_ftrace_line; how many bytes were taken (0 or up to a '\n'). */
+size_t sum_fast_lines(struct summary *s, const char *p, size_t n);
+
+/* summary_ev.c */
+int sum_event_kind(const char *name, size_t n);
+/* An event the tokenizer accepted whose name was counted (kind: SK_*). */
+void sum_event(struct summary *s, const struct tev_line *l, int kind);
+/* The same, counting its name first. */
+void sum_line_event(struct summary *s, const struct tev_line *l);
 
 /* summary_vsync.c */
 void sum_vsync_flip(struct summary *s, const char *name, size_t n, uint64_t ts);

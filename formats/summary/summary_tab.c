@@ -78,13 +78,9 @@ static struct sum_thread *add_thread(struct summary *s, uint32_t tid)
     return t;
 }
 
-/* A direct-mapped cache in front of the hash: nearly every line asks for
- * a thread, most of them for one of a few hundred. */
-struct sum_thread *sum_thread(struct summary *s, uint32_t tid)
+struct sum_thread *sum_thread_add(struct summary *s, uint32_t tid)
 {
     uint32_t *c = &s->tcache[tid & (SUM_TCACHE - 1)];
-    if (*c && s->th[*c - 1].tid == tid)
-        return &s->th[*c - 1];
     struct sum_thread *t = sum_thread_find(s, tid);
     if (!t)
         t = add_thread(s, tid);
@@ -93,7 +89,7 @@ struct sum_thread *sum_thread(struct summary *s, uint32_t tid)
     return t;
 }
 
-struct sum_cpu *sum_cpu(struct summary *s, uint32_t cpu)
+struct sum_cpu *sum_cpu_grow(struct summary *s, uint32_t cpu)
 {
     if (cpu >= SUM_CPUS_MAX)
         return NULL;
@@ -111,41 +107,40 @@ struct sum_cpu *sum_cpu(struct summary *s, uint32_t cpu)
     return &s->cpu[cpu];
 }
 
-static unsigned name_slot(const char *p, size_t n)
+/* The name's slot did not lead to it (sum_count_name). */
+struct sum_evname *sum_count_name_slot(struct summary *s, const char *p, size_t n)
 {
-    return n ? ((unsigned)n * 31u + (unsigned char)p[0] * 7u + (unsigned char)p[n - 1] * 3u +
-                (unsigned char)p[n / 2]) & (SUM_NAME_SLOTS - 1)
-             : 0;
-}
-
-void sum_count_name(struct summary *s, const char *p, size_t n)
-{
+    size_t full = n;
     if (n >= SUM_NAME_LEN)
         n = SUM_NAME_LEN - 1;
-    unsigned slot = name_slot(p, n);
+    unsigned slot = sum_name_slot(p, n);
     struct sum_evname *e;
     uint32_t c = s->name_slot[slot];
-    if (c && (e = &s->names[c - 1])->len == n && !memcmp(e->name, p, n)) {
+    if (c && (e = &s->names[c - 1])->len == n && sum_same_name(e->name, p, n)) {
         e->count++;
-        return;
+        return e;
     }
     for (uint32_t i = 0; i < s->nnames; i++) {
         e = &s->names[i];
         if (e->len == n && !memcmp(e->name, p, n)) {
             e->count++;
             s->name_slot[slot] = i + 1;
-            return;
+            return e;
         }
     }
     if (s->nnames == SUM_NAMES_MAX) {
         s->t.dropped++;
-        return;
+        return NULL;
     }
     e = &s->names[s->nnames];
     sum_copy_name(e->name, p, n);
     e->len = (uint8_t)n;
+    /* names as long as the table keeps are not those of sched_switch or a
+     * marker: a later, longer name that shares the entry is no other kind */
+    e->kind = (uint8_t)sum_event_kind(p, full);
     e->count = 1;
     s->name_slot[slot] = ++s->nnames;
+    return e;
 }
 
 void sum_set_pname(struct summary *s, int64_t pid, const char *p, size_t n)

@@ -9,8 +9,10 @@
  * missing separators, a '-' in the task before the TID's, numbers too long
  * to read without overflow checks, a ':' inside the event token) is left
  * to the general one.  tests/unit/test_tevents.c and fuzz_summary check
- * that the two agree.  It exists because the summary tokenizes every line
- * of a conversion on its hot path (issue 23).
+ * that the two agree.  It exists for the paths that tokenize every line
+ * of a conversion (the trace-event converter; the summary's line-at-a-time
+ * path, whose whole lines formats/summary/summary_fast.c reads the same
+ * way, issue 23).
  */
 #include <string.h>
 

@@ -3,7 +3,8 @@
  * frames and janky frames per app (doFrame, DrawFrame only for apps
  * without doFrame, unended and unmatched slices), thread bindings and
  * names from the process dump, LOST notices, the circular-buffer cut,
- * empty categories, and lines split across writes. */
+ * empty categories, lines split across writes, and the same numbers
+ * from the fast reader of whole lines and the line-at-a-time one. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -239,6 +240,83 @@ static void test_bytewise(void **st)
     summary_free(s);
 }
 
+/* The JSON of text fed whole (the fast reader takes the lines it can)
+ * or a byte at a time (every line goes through the tokenizer). */
+static void json_of(const char *p, size_t n, size_t chunk, struct dynbuf *out)
+{
+    struct summary *s = summary_new();
+    assert_non_null(s);
+    summary_begin_part(s, "systemTraceEvents");
+    for (size_t i = 0; i < n; i += chunk)
+        summary_feed(s, p + i, n - i < chunk ? n - i : chunk);
+    summary_end_part(s);
+    assert_int_equal(summary_finish(s), ST_OK);
+    dynbuf_reset(out);
+    assert_int_equal(summary_json(s, NULL, out), ST_OK);
+    assert_int_equal(dynbuf_addc(out, 0), ST_OK);
+    summary_free(s);
+}
+
+/* Every usual shape, and each with every byte replaced by, and with, a
+ * byte that matters to the grammar, and with every byte deleted: the
+ * fast reader and the tokenizer count the same. */
+static void test_fast_agrees(void **st)
+{
+    (void)st;
+    static const char *const lines[] = {
+        "  surfaceflinger-598   ( 598) [001] d..2 1234.567890: sched_switch: prev_comm=a "
+        "prev_pid=598 prev_prio=120 prev_state=S ==> next_comm=b c next_pid=77 next_prio=120",
+        "<...>-18926 (-----) [000] ...1 683202.104223: tracing_mark_write: S|1|x|2",
+        "  app-7 [003] 5.000001: cpu_idle: state=1 cpu_id=3",
+        " Binder Thread-12-34 ( 12) [002] dNh2. 1.123456789: irq_handler_entry: irq=5",
+        "   com.example.app-100   (  100) [001] ...1 100.003000: tracing_mark_write: "
+        "B|100|Choreographer#doFrame 3",
+        "   com.example.app-100   (  100) [001] ...1 100.030000: tracing_mark_write: E|100",
+        "   RenderThread-101   (  100) [001] ...1 100.031000: print: B|100|DrawFrame 12",
+        "  surfaceflinger-50    (   50) [000] ...1 100.008333: 0: C|50|VSYNC-app|1",
+        "  x-1 ( 1) [000] d..2    50.000001: e:  \t args\r",
+        "  x-123456789 (123456789) [123456789] d..2 1234567890.5: e: a",
+        "  x-1 ( 1) [000] d..2 1.1234567891: sched_waking: comm=y pid=9",
+    };
+    static const char subst[] = {' ', '\t', '\n', '\r', '-', '(', ')', '[', ']', ':', '.', '0',
+                                 '9', 'a', 'f', 'g', 'Z', '\0', '\x80', '|', '#', 'B', 'E'};
+    struct dynbuf v, a, b;
+    dynbuf_init(&v, 1 << 24);
+    dynbuf_init(&a, 1 << 24);
+    dynbuf_init(&b, 1 << 24);
+    for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++) {
+        const char *l = lines[i];
+        size_t n = strlen(l);
+        dynbuf_reset(&v);
+        for (size_t k = 0; k < n; k++) {
+            for (size_t c = 0; c < sizeof(subst); c++) {
+                /* replaced, then inserted */
+                assert_int_equal(dynbuf_add(&v, l, k), ST_OK);
+                assert_int_equal(dynbuf_addc(&v, subst[c]), ST_OK);
+                assert_int_equal(dynbuf_add(&v, l + k + 1, n - k - 1), ST_OK);
+                assert_int_equal(dynbuf_addc(&v, '\n'), ST_OK);
+                assert_int_equal(dynbuf_add(&v, l, k), ST_OK);
+                assert_int_equal(dynbuf_addc(&v, subst[c]), ST_OK);
+                assert_int_equal(dynbuf_add(&v, l + k, n - k), ST_OK);
+                assert_int_equal(dynbuf_addc(&v, '\n'), ST_OK);
+            }
+            assert_int_equal(dynbuf_add(&v, l, k), ST_OK);      /* deleted */
+            assert_int_equal(dynbuf_add(&v, l + k + 1, n - k - 1), ST_OK);
+            assert_int_equal(dynbuf_addc(&v, '\n'), ST_OK);
+            assert_int_equal(dynbuf_add(&v, l, n), ST_OK);      /* intact */
+            assert_int_equal(dynbuf_addc(&v, '\n'), ST_OK);
+        }
+        json_of(v.data, v.len, v.len, &a);
+        json_of(v.data, v.len, 1, &b);
+        if (strcmp(a.data, b.data))
+            fail_msg("whole and bytewise differ for the variants of \"%s\":\n%s\n%s", l, a.data,
+                     b.data);
+    }
+    dynbuf_free(&v);
+    dynbuf_free(&a);
+    dynbuf_free(&b);
+}
+
 static void test_categories(void **st)
 {
     (void)st;
@@ -343,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_whole),          cmocka_unit_test(test_bytewise),
         cmocka_unit_test(test_categories),     cmocka_unit_test(test_no_markers),
         cmocka_unit_test(test_cut_and_restart), cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_fast_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

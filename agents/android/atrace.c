@@ -184,17 +184,32 @@ static void drop_raw(struct atrace *a)
     a->raw = NULL;
 }
 
+/* The first try's dump once a later one holds as much: removed. */
+static void drop_first_raw(struct atrace *a)
+{
+    if (a->first_raw)
+        remove(a->first_raw);
+    free(a->first_raw);
+    a->first_raw = NULL;
+}
+
 static enum st_err dump_failed(struct atrace *a, enum st_err e, const char *what)
 {
     struct capture *c = a->c;
     struct dynbuf d;
     dynbuf_init(&d, 4096);
     dynbuf_addstr(&d, what);
+    if (a->first_raw && a->raw_bytes >= a->first_bytes)
+        drop_first_raw(a);
     const char *kept = keep_raw(a);
     if (kept)
         dynbuf_printf(&d, "; the %llu bytes received are kept in %s (convert them "
                           "later with: systrace --from-file %s)",
                       (unsigned long long)a->raw_bytes, kept, kept);
+    if (a->first_raw)
+        dynbuf_printf(&d, "; the %llu bytes of the first try are kept in %s (convert "
+                          "them later with: systrace --from-file %s)",
+                      (unsigned long long)a->first_bytes, a->first_raw, a->first_raw);
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&d));
     dynbuf_free(&d);
@@ -257,9 +272,13 @@ static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
     }
     if (e == ST_ETRUNCATED) {
         c->ui.warn(c->ui.ctx, "%s", decoder_detail(a->dec));
+        if (a->first_raw && a->raw_bytes >= a->first_bytes)
+            drop_first_raw(a);
         const char *kept = keep_raw(a);
         if (kept)
             c->ui.warn(c->ui.ctx, "raw data kept in %s", kept);
+        if (a->first_raw)
+            c->ui.warn(c->ui.ctx, "the first try's raw data kept in %s", a->first_raw);
     } else if (e) {
         return dump_failed(a, e, decoder_detail(a->dec));
     }
@@ -334,6 +353,10 @@ static enum st_err refetch(struct atrace *a, struct tracewriter *w, enum st_err 
                                                             : dynbuf_str(&c->err));
         return stream_failed(a, back, gone);
     }
+    /* the first try's bytes stay until a second one holds as much */
+    const char *kept = keep_raw(a);
+    if (kept && (a->first_raw = strdup(kept)))
+        a->first_bytes = a->raw_bytes;
     drop_raw(a);
     e = tw_restart_part(w);
     if (e)
@@ -390,8 +413,10 @@ static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
                                            : adb_device_error(c->dev));
         if (!e && c->sdk >= 23)
             a->dirty = 0;   /* atrace --async_stop ran to its end: it cleaned up */
-        if (!(e = finish_dump(a, w)))
+        if (!(e = finish_dump(a, w))) {
             check_coverage(a);
+            drop_first_raw(a);  /* the page holds all of it */
+        }
         return e;
     }
 }
@@ -503,6 +528,7 @@ static void destroy(void *state)
     if (a->way)
         a->way->destroy(a);
     drop_raw(a);
+    free(a->first_raw);     /* named to the user when kept */
     chain_free(a);
     atrace_cats_free(&a->avail);
     atrace_plan_free(&a->plan);

@@ -54,6 +54,8 @@ struct atrace {
     struct lcut *cut;       /* over-long lines, between the repairs and the part */
     struct outfile *raw;    /* the dump as received, kept only if collection fails */
     uint64_t raw_bytes;
+    char *first_raw;        /* a refetch: the first try's dump, kept until the */
+    uint64_t first_bytes;   /* second holds as much (it may fail sooner) */
     struct dynbuf errtext;  /* stderr of the dump command */
     struct astream *stream; /* --stream (atrace_stream.c) */
     const struct atrace_way *way;   /* NULL: the dump or --stream */

@@ -85,6 +85,17 @@ assert_contains err.txt "kept in flaky.atrace"
 assert_not_contains err.txt "could not stop tracing"
 state_is_clean "failed collection"
 
+# -- the second fetch breaks off sooner than the first: the first try's
+# bytes are what is kept (not thrown away when the second began)
+start_sim --disconnect-after 200000,1 --size-mb 20
+run_st 1 -o sooner.html -t 1 -b 9000 -a com.android.systemui sched gfx -e "$SIM_SERIAL"
+assert_contains err.txt "collecting the trace failed after"
+assert_contains err.txt "bytes of the first try are kept in sooner.atrace"
+[ "$(ls sooner*.atrace | wc -l)" = 1 ] || fail "more than one raw file kept: $(ls sooner*)"
+"$SYSTRACE" --from-file sooner.atrace -o sooner-kept.html -q 2>err2.txt; rc=$?
+[ $rc -eq 3 ] || { cat err2.txt; fail "the first try's bytes do not convert (exit $rc)"; }
+state_is_clean "second fetch sooner"
+
 # -- Ctrl-C and SIGTERM during a slow dump: interrupted, device reset
 start_sim --rate 1000000 --size-mb 100
 for sig in INT TERM; do

@@ -39,6 +39,8 @@ struct sim_opts {
     int tracing_on_at_boot;     /* tracing_on=1 with no atrace (some phones boot so) */
     int drop_markers;           /* trace_marker writes succeed but vanish */
     uint64_t disconnect_after;  /* bytes of atrace dump; 0 = never */
+    uint64_t disconnect_later;  /* the same for the second and later dumps
+                                 * ("B,B2"); 0 = as the first */
     uint64_t disconnect_pull_after; /* bytes of a sync RECV; 0 = never */
     uint64_t pf_drop_ms;        /* the link drops this far into a perfetto
                                  * session; 0 = never */

@@ -50,6 +50,7 @@ static const char usage[] =
     "  --old-protocol        version 0x01000000, maxdata 4096, checksums\n"
     "  --crlf                shell: output as through a PTY (\\r\\n)\n"
     "  --disconnect-after B  drop the connection after B bytes of a dump\n"
+    "                        (B,B2: after B2 bytes from the second dump on)\n"
     "                        (also --disconnect-after-bytes B)\n"
     "  --disconnect-pull-after B  the same after B bytes of a sync pull\n"
     "  --disconnect-perfetto-after MS  the same MS ms into a perfetto session\n"
@@ -143,7 +144,11 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             o->sdk = (int)n;
         } else if (!strcmp(a, "--disconnect-after") ||
                    !strcmp(a, "--disconnect-after-bytes")) {
-            if (opt_u64(a, v, &o->disconnect_after))
+            char first[32];
+            const char *comma = v ? strchr(v, ',') : NULL;
+            snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - v) : 31, v ? v : "");
+            if (opt_u64(a, v ? first : NULL, &o->disconnect_after) ||
+                (comma && opt_u64(a, comma + 1, &o->disconnect_later)))
                 return -1;
         } else if (!strcmp(a, "--disconnect-pull-after")) {
             if (opt_u64(a, v, &o->disconnect_pull_after))

@@ -493,7 +493,10 @@ int sim_trace_dump(struct sh_cmd *c, struct sim_sink *out, int compress)
     int rc = -1;
     if (!r || !in || !zbuf)
         goto out;
-    struct dump_out d = {c, out, 0, dev->opt.disconnect_after};
+    uint64_t limit = dev->opt.disconnect_after;
+    if (dev->opt.disconnect_later && dev->trace->dumps > 0)
+        limit = dev->opt.disconnect_later;
+    struct dump_out d = {c, out, 0, limit};
     /* bytes written to /dev/null on the device never cross the link; a
      * brief drop (--reconnect-after) happens once */
     if (out == &sim_null_sink || !sim_drop_armed(dev))

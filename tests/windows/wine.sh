@@ -13,9 +13,14 @@
 #   live      a capture and --stream through the real adb server (Linux,
 #             reached over loopback) from the simulator
 #   ctrl-c    kill -INT of the Wine process stops a capture, page written
+#   direct    --transport direct to the simulator with RSA auth (CNG): a
+#             missing %USERPROFILE%\.android\adbkey made (PKCS#8; the Linux
+#             build reads the same public key from it), a key the Linux
+#             build made (PKCS#1) signs what the device checks
 # Skips (77) only when Wine cannot be had.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
+. "$TOP/tests/direct-env.sh"
 WIN_BUILD=${WIN_BUILD:-$TOP/build-win}
 case "$WIN_BUILD" in /*) ;; *) WIN_BUILD="$TOP/$WIN_BUILD" ;; esac
 EXE=${SYSTRACE_EXE:-$TOP/systrace.exe}
@@ -179,4 +184,39 @@ assert_contains out.txt "Interrupted: stopping the trace early"
 [ "$(sim_state tracing_on)" = 0 ] || fail "Ctrl-C left the device tracing"
 trace_block int.html 2 | grep -q sched_switch || fail "Ctrl-C: trace not written"
 echo "[$(( $(date +%s) - started ))s] ctrl-c: stops early, page written, device reset"
+
+# ---- direct: no adb server, RSA auth with the key in the Wine profile ----
+# %USERPROFILE% is Wine's own (C:\users\NAME, inside the prefix), not
+# settable from here: the key goes there, as it would on Windows.
+KEYDIR="$WINEPREFIX/drive_c/users/$(id -un)/.android"
+[ -d "$(dirname "$KEYDIR")" ] || fail "no Wine user profile at $(dirname "$KEYDIR")"
+rm -rf "$KEYDIR"
+: >keys
+dsim_start --auth-keys "$T/keys" --auth-accept 200
+"$WINE" "$EXE" --transport direct -e "$DSIM_SERIAL" -t 1 -o "$(win "$T/direct.html")" sched \
+    >out.txt 2>err.txt </dev/null || { cat out.txt err.txt; fail "direct capture failed"; }
+assert_contains err.txt "Allow USB debugging"
+[ -f "$KEYDIR/adbkey" ] || fail "no key made in %USERPROFILE%\\.android"
+head -n 1 "$KEYDIR/adbkey" | grep -qx -- "-----BEGIN PRIVATE KEY-----" || fail "key not PKCS#8"
+tr '\n' ' ' <"$DSIM_LOG" | grep -q "auth token auth signature refused auth token auth pubkey auth accepted" ||
+    { cat "$DSIM_LOG"; fail "direct: auth sequence"; }
+cut -d' ' -f1 "$KEYDIR/adbkey.pub" >pub.win
+cut -d' ' -f1 keys | cmp -s - pub.win || fail "the device stored another key than adbkey.pub"
+dtool pubkey "$KEYDIR/adbkey" | cmp -s - pub.win ||
+    fail "the Linux build reads another public key from the Windows build's adbkey"
+grep -q ' [^ ]*@[^ ]' "$KEYDIR/adbkey.pub" || fail "adbkey.pub: no user@host: $(cat "$KEYDIR/adbkey.pub")"
+trace_block direct.html 2 | grep -q sched_switch || fail "direct: no trace in the page"
+[ "$(sim_state tracing_on "$DSIM_STATE")" = 0 ] || fail "direct: device left tracing"
+# a key the Linux build made (OpenSSL), in PKCS#1 form, already trusted
+dtool keygen "$T/linux.adbkey" || fail "Linux keygen"
+openssl rsa -in linux.adbkey -traditional -out "$KEYDIR/adbkey" 2>/dev/null || fail "PKCS#1 form"
+head -n 1 "$KEYDIR/adbkey" | grep -q "BEGIN RSA PRIVATE KEY" || fail "not PKCS#1"
+cp linux.adbkey.pub keys2
+dsim_start --auth-keys "$T/keys2"
+"$WINE" "$EXE" --transport direct -e "$DSIM_SERIAL" -l >out.txt 2>err.txt </dev/null ||
+    { cat out.txt err.txt "$DSIM_LOG"; fail "direct with the Linux key failed"; }
+grep -qx "auth signature ok" "$DSIM_LOG" || { cat "$DSIM_LOG"; fail "Linux key: signature not accepted"; }
+grep -q "auth pubkey" "$DSIM_LOG" && fail "Linux key: the public key was sent although trusted"
+assert_contains out.txt "sched"
+echo "[$(( $(date +%s) - started ))s] direct: key made (PKCS#8, same public key for Linux), capture; Linux's PKCS#1 key signs"
 echo ok

@@ -10,6 +10,9 @@
 #   bad       bad inputs: one-line error, non-zero exit, nothing written
 #   paths     C:\-style, forward-slash and non-ASCII paths; an existing
 #             output replaced whole, no temporary file left; --target=linux
+#   viewer    --update-viewer through WinHTTP from tests/tools/viewer_server.py
+#             (as e2e/viewer_download): stored and then used, bad downloads
+#             refused with their own message, $http_proxy and $no_proxy
 #   live      a capture and --stream through the real adb server (Linux,
 #             reached over loopback) from the simulator
 #   ctrl-c    kill -INT of the Wine process stops a capture, page written
@@ -115,8 +118,35 @@ add linux --target=linux -t 1 -o "$(win "$T/linux.html")"
 add fwd --from-file "Z:$T/in/z.txt" -o "Z:$T/sub/fwd.html" -q
 add replace --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/replaced.html")" -q
 add help --help
-"$WINE" "$WIN_BUILD/multi.exe" "$(win "$T/runs.list")" >runs.out 2>runs.err </dev/null ||
+
+# --update-viewer (WinHTTP), last in the batch: the viewer it stores in
+# %LOCALAPPDATA%\systrace (Wine's, in the prefix) is used from then on.
+VCACHE="$WINEPREFIX/drive_c/users/$(id -un)/AppData/Local/systrace"
+rm -rf "$VCACHE"
+DEB=/usr/share/go-1.19/src/cmd/trace/static
+if [ -f "$DEB/trace_viewer_full.html" ]; then
+    cp "$DEB/trace_viewer_full.html" marked.html
+    printf '<!-- systrace test viewer copy -->\n' >>marked.html
+    python3 "$TOP/tests/tools/viewer_server.py" vport.txt requests.log marked.html \
+        "$DEB/webcomponents.min.js" 2>server.err &
+    track_pid $!
+    wait_for 10 test -s vport.txt || fail "viewer server did not start"
+    URL="http://127.0.0.1:$(cat vport.txt)"
+    CLOSED=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    for v in 404 slow trunc cut; do
+        add "dl-$v" --update-viewer --viewer-url "$URL/$v" --timeout 1
+    done
+    add dl-closed --update-viewer --viewer-url "http://127.0.0.1:$CLOSED/good"
+    add dl-ftp --update-viewer --viewer-url "ftp://127.0.0.1/good"
+    add dl-good --update-viewer --viewer-url "$URL/redirect"
+    add dl-proxied --update-viewer --viewer-url "http://viewer.systrace.invalid/good" -q
+    add dl-used --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/viewer.html")" -q
+    export SYSTRACE_TEST_VIEWER_SHA256="$(sha256sum marked.html | cut -d' ' -f1)"
+fi
+http_proxy="${URL:-}" no_proxy=127.0.0.1 \
+    "$WINE" "$WIN_BUILD/multi.exe" "$(win "$T/runs.list")" >runs.out 2>runs.err </dev/null ||
     { cat runs.out runs.err; fail "multi.exe failed"; }
+unset SYSTRACE_TEST_VIEWER_SHA256
 rc() { sed -n "s/^$1 \([0-9-]*\).*/\1/p" runs.out | tr -d '\r'; }
 "$WINE" "$EXE" --from-file "$(win "$T/dir ü/trâce ✓.txt")" -o "$(win "$T/dir ü/öut ✓.html")" \
     -q >utf8.out 2>&1 </dev/null || { cat utf8.out; fail "non-ASCII paths: systrace.exe failed"; }
@@ -156,6 +186,29 @@ left=$(ls -A sub win 'dir ü' .tmp | grep -i 'tmp\.\|systrace-' || true)
 [ -z "$left" ] || fail "temporary files left: $left"
 assert_contains runs.out "--transport"
 echo "[$(( $(date +%s) - started ))s] paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused"
+
+if [ -n "${URL:-}" ]; then
+    for v in 404 slow trunc cut closed ftp; do
+        [ "$(rc "dl-$v")" = 1 ] || { cat runs.err; fail "--update-viewer $v: exit $(rc "dl-$v")"; }
+    done
+    for what in "HTTP status 404" "timed out: no data for 1 s" \
+        "the transfer stopped after" "is cut short (a partial download?)" \
+        "cannot connect to 127.0.0.1" "unsupported URL (http:// and https:// only)"; do
+        assert_contains runs.err "$what"
+    done
+    assert_eq "--update-viewer exit" 0 "$(rc dl-good)"
+    assert_contains runs.out "Verified (sha256) and stored:"
+    cmp -s "$VCACHE/systrace_trace_viewer.html" marked.html || fail "stored viewer differs"
+    cmp -s "$VCACHE/webcomponents.min.js" "$DEB/webcomponents.min.js" || fail "stored polyfill differs"
+    grep -q "GET /redirect/" requests.log || fail "no redirect was asked for"
+    assert_eq "--update-viewer through the proxy exit" 0 "$(rc dl-proxied)"
+    grep -q "GET http://viewer.systrace.invalid" requests.log ||
+        fail "the proxy from \$http_proxy was not used: $(cat requests.log)"
+    assert_eq "conversion after the download exit" 0 "$(rc dl-used)"
+    assert_contains viewer.html "<!-- systrace test viewer copy -->"
+    rm -rf "$VCACHE"
+    echo "[$(( $(date +%s) - started ))s] viewer: WinHTTP download stored and used, redirect, proxy; 404, stall, cut, closed port, ftp refused"
+fi
 
 # ---- live: the adb server on Linux, systrace.exe reaching it over loopback ----
 start_adb_server

@@ -686,6 +686,17 @@ int plat_shell_open(const char *arg, char *err, size_t errlen)
     free(w);
     if ((intptr_t)r > 32)
         return 0;
-    snprintf(err, errlen, "ShellExecute failed (%ld)", (long)(intptr_t)r);
+    long code = (long)(intptr_t)r;
+    switch (code) {
+    case SE_ERR_NOASSOC:
+        snprintf(err, errlen, "no program is set to open it");
+        break;
+    case SE_ERR_FNF:
+    case SE_ERR_PNF:
+        snprintf(err, errlen, "its program was not found");
+        break;
+    default:
+        snprintf(err, errlen, "ShellExecute failed (%ld)", code);
+    }
     return -1;
 }

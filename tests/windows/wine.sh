@@ -10,6 +10,8 @@
 #   bad       bad inputs: one-line error, non-zero exit, nothing written
 #   paths     C:\-style, forward-slash and non-ASCII paths; an existing
 #             output replaced whole, no temporary file left; --target=linux
+#   open      --open through ShellExecute: Wine's winebrowser runs the
+#             xdg-open it finds on PATH, here one that notes what it got
 #   viewer    --update-viewer through WinHTTP from tests/tools/viewer_server.py
 #             (as e2e/viewer_download): stored and then used, bad downloads
 #             refused with their own message, $http_proxy and $no_proxy
@@ -48,8 +50,12 @@ fi
 
 export WINEPREFIX="$WIN_BUILD/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 export LANG=C.UTF-8 LC_ALL=C.UTF-8    # arguments reach Windows as UTF-8
-# the prefix is created once; a second run of this case waits for the first
-( flock 9; "$WINE" cmd /c exit 0 >/dev/null 2>&1 ) 9>"$WIN_BUILD/wineprefix.lock"
+# the prefix is created once; a second run of this case waits for the first.
+# The same Wine start links .html to Wine's htmlfile class (winebrowser),
+# which mshtml's registration would do, were it not disabled above (it
+# would ask to install Gecko): ShellExecute (--open) needs it.
+( flock 9; "$WINE" reg add 'HKLM\Software\Classes\.html' /ve /d htmlfile /f >/dev/null 2>&1 ) \
+    9>"$WIN_BUILD/wineprefix.lock"
 "$WINESERVER" -p
 _stop_wine() { "$WINESERVER" -k 2>/dev/null; _cleanup; }
 trap _stop_wine EXIT INT TERM
@@ -118,6 +124,10 @@ add linux --target=linux -t 1 -o "$(win "$T/linux.html")"
 add fwd --from-file "Z:$T/in/z.txt" -o "Z:$T/sub/fwd.html" -q
 add replace --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/replaced.html")" -q
 add help --help
+add open --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/open ✓ #1.html")" -q --open
+mkdir fakebin
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >>"%s/opened.txt"\n' "$T" >fakebin/xdg-open
+chmod +x fakebin/xdg-open
 
 # --update-viewer (WinHTTP), last in the batch: the viewer it stores in
 # %LOCALAPPDATA%\systrace (Wine's, in the prefix) is used from then on.
@@ -143,7 +153,7 @@ if [ -f "$DEB/trace_viewer_full.html" ]; then
     add dl-used --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/viewer.html")" -q
     export SYSTRACE_TEST_VIEWER_SHA256="$(sha256sum marked.html | cut -d' ' -f1)"
 fi
-http_proxy="${URL:-}" no_proxy=127.0.0.1 \
+http_proxy="${URL:-}" no_proxy=127.0.0.1 PATH="$T/fakebin:$PATH" BROWSER= \
     "$WINE" "$WIN_BUILD/multi.exe" "$(win "$T/runs.list")" >runs.out 2>runs.err </dev/null ||
     { cat runs.out runs.err; fail "multi.exe failed"; }
 unset SYSTRACE_TEST_VIEWER_SHA256
@@ -185,7 +195,12 @@ cmp -s sub/rel.html ref.html || fail "relative paths: output differs"
 left=$(ls -A sub win 'dir ü' .tmp | grep -i 'tmp\.\|systrace-' || true)
 [ -z "$left" ] || fail "temporary files left: $left"
 assert_contains runs.out "--transport"
-echo "[$(( $(date +%s) - started ))s] paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused"
+assert_eq "--open exit" 0 "$(rc open)"
+assert_not_contains runs.err "--open:"
+wait_for 10 test -s opened.txt || fail "--open: no browser was started"
+opened=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.unquote(open(sys.argv[1]).read().strip()))' opened.txt)
+assert_eq "--open: the page the browser got" "file://$T/sub/open ✓ #1.html" "$opened"
+echo "[$(( $(date +%s) - started ))s] paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused; --open"
 
 if [ -n "${URL:-}" ]; then
     for v in 404 slow trunc cut closed ftp; do

@@ -228,7 +228,7 @@ windows: windows-deps
 
 check-windows: windows-deps
 	$(MAKE) -j$(J) $(WIN_VARS) systrace.exe $(WIN_BUILD)/unit.exe $(WIN_BUILD)/multi.exe
-	$(MAKE) -j$(J) $(BIN) sim
+	$(MAKE) -j$(J) $(BIN) sim tools
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) ONLY='windows/*' tests/run
 
 # What make install puts where (make uninstall removes exactly these).

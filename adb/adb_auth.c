@@ -233,9 +233,10 @@ static enum st_err write_file(const char *path, int flags, unsigned mode,
 }
 
 /* A new file that appears whole or not at all: written under a temporary
- * name (mode 0600 from mkstemp), then renamed to path unless that exists,
- * which fails when another run (another device's thread) made it first:
- * ST_EINVAL. */
+ * name made private before the key goes in (mode 0600; on Windows an
+ * owner-only ACL instead of the one the folder hands down), then renamed
+ * to path unless that exists, which fails when another run (another
+ * device's thread) made it first: ST_EINVAL. */
 static enum st_err write_new_whole(const char *path, const void *p, size_t n, char *err,
                                    size_t errlen)
 {
@@ -247,7 +248,13 @@ static enum st_err write_new_whole(const char *path, const void *p, size_t n, ch
         return ST_EIO;
     }
     close(fd);
-    enum st_err e = write_file(tmp, O_TRUNC, 0600, p, n, err, errlen);
+    enum st_err e = ST_OK;
+    if (plat_make_private(tmp) != 0) {
+        adb_seterr(err, errlen, "cannot make %s private: %s", tmp, strerror(errno));
+        e = ST_EIO;
+    }
+    if (!e)
+        e = write_file(tmp, O_TRUNC, 0600, p, n, err, errlen);
     if (!e && plat_rename_noreplace(tmp, path) != 0) {
         adb_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
         e = errno == EEXIST ? ST_EINVAL : ST_EIO;

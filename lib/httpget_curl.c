@@ -1,7 +1,7 @@
 /*
  * lib/httpget.h on libcurl (Linux, macOS): redirects followed, http and
  * https only, the proxy from the environment as libcurl takes it (named in
- * failures), and failures in the user's terms.
+ * failures: httpenv.h), and failures in the user's terms.
  */
 #include "httpget.h"
 
@@ -10,71 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "httpenv.h"
+
 static size_t on_data(char *p, size_t size, size_t nmemb, void *ctx)
 {
     return dynbuf_add(ctx, p, size * nmemb) ? 0 : size * nmemb;
-}
-
-static void host_of(const char *url, char *host, size_t n)
-{
-    const char *s = strstr(url, "://");
-    s = s ? s + 3 : url;
-    size_t l = strcspn(s, "/:?#");
-    snprintf(host, n, "%.*s", (int)l, s);
-}
-
-/* no_proxy: `*`, or a list of host names / domain suffixes. */
-static int no_proxy_for(const char *host)
-{
-    const char *np = getenv("no_proxy");
-    if (!np || !*np)
-        np = getenv("NO_PROXY");
-    if (!np)
-        return 0;
-    size_t hl = strlen(host);
-    while (*np) {
-        size_t l = strcspn(np, ", ");
-        const char *e = np;
-        size_t el = l;
-        if (el && *e == '.')
-            e++, el--;
-        if ((l == 1 && *np == '*') ||
-            (el && el <= hl && !strncmp(host + hl - el, e, el) &&
-             (el == hl || host[hl - el - 1] == '.')))
-            return 1;
-        np += l;
-        np += strspn(np, ", ");
-    }
-    return 0;
-}
-
-/* The proxy libcurl takes from the environment for url, and its name. */
-static const char *proxy_for(const char *url, const char **var)
-{
-    static const char *const https_vars[] = {"https_proxy", "HTTPS_PROXY", "all_proxy",
-                                             "ALL_PROXY", NULL};
-    static const char *const http_vars[] = {"http_proxy", "all_proxy", "ALL_PROXY", NULL};
-    char host[256];
-    host_of(url, host, sizeof(host));
-    if (no_proxy_for(host))
-        return NULL;
-    const char *const *v = strncmp(url, "https:", 6) ? http_vars : https_vars;
-    for (; *v; v++) {
-        const char *p = getenv(*v);
-        if (p && *p) {
-            *var = *v;
-            return p;
-        }
-    }
-    return NULL;
 }
 
 static void explain(CURLcode rc, const char *url, const char *eb, long timeout,
                     curl_off_t got, curl_off_t want, size_t max, struct dynbuf *err)
 {
     char host[256];
-    host_of(url, host, sizeof(host));
-    const char *var = NULL, *proxy = proxy_for(url, &var);
+    http_host_of(url, host, sizeof(host));
+    const char *var = NULL, *proxy = http_env_proxy(url, &var);
     switch (rc) {
     case CURLE_COULDNT_RESOLVE_HOST:
         dynbuf_printf(err, "cannot resolve %s: no network or no DNS?", host);

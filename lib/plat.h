@@ -145,6 +145,9 @@ int plat_seek(int fd, uint64_t off);
 int plat_fsync(int fd);
 int plat_fchmod(int fd, unsigned mode);             /* Windows: nothing to do */
 int plat_fchown(int fd, unsigned uid, unsigned gid);
+/* Only the owner may use path (a private key): mode 0600; on Windows a
+ * protected DACL (nothing inherited) granting the current user alone. */
+int plat_make_private(const char *path);
 /* readlink(2) into buf (NUL-terminated): length, or -1 (Windows: EINVAL). */
 ssize_t plat_readlink(const char *path, char *buf, size_t n);
 /* The mode for a new file: 0666 minus the umask. */

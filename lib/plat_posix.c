@@ -191,6 +191,11 @@ int plat_fchmod(int fd, unsigned mode)
     return fchmod(fd, (mode_t)mode);
 }
 
+int plat_make_private(const char *path)
+{
+    return chmod(path, 0600);
+}
+
 int plat_fchown(int fd, unsigned uid, unsigned gid)
 {
     return fchown(fd, (uid_t)uid, (gid_t)gid);

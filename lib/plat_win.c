@@ -13,6 +13,7 @@
 
 #include <winsock2.h>
 #include <windows.h>
+#include <aclapi.h>
 #include <bcrypt.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -382,6 +383,50 @@ int plat_fchmod(int fd, unsigned mode)
     return 0;   /* no Unix permission bits; the ACL the directory gives is kept */
 }
 
+/* TOKEN_USER and the SID after it (at most 68 bytes). */
+union token_user {
+    TOKEN_USER tu;
+    char buf[256];
+};
+
+/* The current user's SID, in u. */
+static PSID current_user(union token_user *u)
+{
+    HANDLE tok = NULL;
+    DWORD len = 0;
+    int ok = OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &tok) &&
+             GetTokenInformation(tok, TokenUser, u, sizeof *u, &len);
+    if (tok)
+        CloseHandle(tok);
+    return ok ? u->tu.User.Sid : NULL;
+}
+
+int plat_make_private(const char *path)
+{
+    union token_user u;
+    PSID me = current_user(&u);
+    wchar_t *w = win_wide(path);
+    PACL acl = NULL;
+    EXPLICIT_ACCESS_W ea = {.grfAccessPermissions = FILE_ALL_ACCESS,
+                            .grfAccessMode = SET_ACCESS,
+                            .grfInheritance = NO_INHERITANCE,
+                            .Trustee = {.TrusteeForm = TRUSTEE_IS_SID,
+                                        .TrusteeType = TRUSTEE_IS_USER,
+                                        .ptstrName = (LPWSTR)me}};
+    DWORD err = !me || !w ? ERROR_ACCESS_DENIED : SetEntriesInAclW(1, &ea, NULL, &acl);
+    if (!err)
+        err = SetNamedSecurityInfoW(w, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION |
+                                    PROTECTED_DACL_SECURITY_INFORMATION, NULL, NULL, acl, NULL);
+    if (acl)
+        LocalFree(acl);
+    free(w);
+    if (err) {
+        errno = win_errno(err);
+        return -1;
+    }
+    return 0;
+}
+
 int plat_fchown(int fd, unsigned uid, unsigned gid)
 {
     (void)fd;
@@ -641,6 +686,17 @@ int plat_shell_open(const char *arg, char *err, size_t errlen)
     free(w);
     if ((intptr_t)r > 32)
         return 0;
-    snprintf(err, errlen, "ShellExecute failed (%ld)", (long)(intptr_t)r);
+    long code = (long)(intptr_t)r;
+    switch (code) {
+    case SE_ERR_NOASSOC:
+        snprintf(err, errlen, "no program is set to open it");
+        break;
+    case SE_ERR_FNF:
+    case SE_ERR_PNF:
+        snprintf(err, errlen, "its program was not found");
+        break;
+    default:
+        snprintf(err, errlen, "ShellExecute failed (%ld)", code);
+    }
     return -1;
 }

@@ -139,6 +139,12 @@ void browser_file_link(const char *path, char *out, size_t n)
     free(abs);
 }
 
+/* The first browser that starts: $BROWSER's with url; then on Windows the
+ * shell's handler for `target` (a local page's own path: ShellExecute is
+ * not relied on to undo the URL's percent escapes), elsewhere xdg-open
+ * and sensible-browser with url. */
+static int open_any(const char *url, const char *target, char *warn, size_t warnlen);
+
 int browser_open(const char *path, char *warn, size_t warnlen)
 {
     char url[PATH_MAX * 3 + 16];
@@ -148,11 +154,17 @@ int browser_open(const char *path, char *warn, size_t warnlen)
         snprintf(warn, warnlen, "--open: cannot resolve %s", path);
         return -1;
     }
+    int r = open_any(url, abs, warn, warnlen);
     free(abs);
-    return browser_open_url(url, warn, warnlen);
+    return r;
 }
 
 int browser_open_url(const char *url, char *warn, size_t warnlen)
+{
+    return open_any(url, url, warn, warnlen);
+}
+
+static int open_any(const char *url, const char *target, char *warn, size_t warnlen)
 {
     char failed[1024] = "";
     const char *env = getenv("BROWSER");
@@ -172,9 +184,11 @@ int browser_open_url(const char *url, char *warn, size_t warnlen)
     }
     char why[300];
     if (PLAT_WINDOWS) {
-        if (plat_shell_open(url, why, sizeof(why)) == 0)
+        if (plat_shell_open(target, why, sizeof(why)) == 0)
             return 0;
-        tried(failed, sizeof(failed), "the default browser", -1);
+        size_t used = strlen(failed);
+        snprintf(failed + used, sizeof(failed) - used, "%sthe default browser: %s",
+                 used ? "; " : "", why);
     }
     static const char *const fallbacks[] = {"xdg-open", "sensible-browser", NULL};
     for (int i = 0; !PLAT_WINDOWS && fallbacks[i]; i++) {
@@ -191,6 +205,5 @@ int browser_open_url(const char *url, char *warn, size_t warnlen)
     else
         snprintf(warn, warnlen, "--open: no browser found ($BROWSER, xdg-open, "
                                 "sensible-browser); open %s yourself", url);
-    (void)why;
     return -1;
 }

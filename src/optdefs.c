@@ -50,7 +50,8 @@ const struct optdef st_optdefs[] = {
      "reach the device through the adb server, or directly over USB/TCP without one "
      "(default auto: the server when one answers, else direct; on Windows direct is TCP "
      "only)",
-     "Direct connections authenticate with ~/.android/adbkey (docs/direct-transport.md). "
+     "Direct connections authenticate with ~/.android/adbkey (on Windows "
+     "%USERPROFILE%\\.android\\adbkey), made when missing (docs/direct-transport.md). "
      "On Windows direct USB is not available (adb's driver owns the device there): use the "
      "adb server, or direct TCP (-e HOST:PORT)."},
     {"list-categories", 'l', NULL, 'l', SEC_GENERAL, 0,
@@ -107,7 +108,8 @@ const struct optdef st_optdefs[] = {
      "its last complete event, a Perfetto trace cut short keeps its complete packets "
      "(exit 3)."},
     {"open", 0, "perfetto", OPT_OPEN, SEC_GENERAL, OPTF_OPTARG,
-     "open the written page in a browser ($BROWSER, xdg-open or sensible-browser); also "
+     "open the written page in a browser ($BROWSER, xdg-open or sensible-browser; on "
+     "Windows $BROWSER or the program .html files open with); also "
      "SYSTRACE_OPEN=1. --open=perfetto (SYSTRACE_OPEN=perfetto) opens the Perfetto trace "
      "(--perfetto's, or --from-file's input) in ui.perfetto.dev instead",
      "The browser is started detached and never waited for; one that fails within 1.5 s "
@@ -202,7 +204,8 @@ const struct optdef st_optdefs[] = {
      "Each is checked against known sha256 sums."},
     {"update-viewer", 0, NULL, OPT_UPDATE_VIEWER, SEC_VIEWER, 0,
      "download the trace viewer and its polyfill (pinned AOSP chromium-trace files, "
-     "sha256-checked) into $XDG_CACHE_HOME/systrace/ and exit; --timeout applies",
+     "sha256-checked) into $XDG_CACHE_HOME/systrace/ (on Windows %LOCALAPPDATA%\\systrace) "
+     "and exit; --timeout applies",
      "Files are stored atomically; a failed or wrong download never replaces a good cached "
      "copy."},
     {"viewer-url", 0, "URL", OPT_VIEWER_URL, SEC_VIEWER, 0,

@@ -10,12 +10,22 @@
 #   bad       bad inputs: one-line error, non-zero exit, nothing written
 #   paths     C:\-style, forward-slash and non-ASCII paths; an existing
 #             output replaced whole, no temporary file left; --target=linux
+#   open      --open through ShellExecute: Wine's winebrowser runs the
+#             xdg-open it finds on PATH, here one that notes what it got
+#   viewer    --update-viewer through WinHTTP from tests/tools/viewer_server.py
+#             (as e2e/viewer_download): stored and then used, bad downloads
+#             refused with their own message, $http_proxy and $no_proxy
 #   live      a capture and --stream through the real adb server (Linux,
 #             reached over loopback) from the simulator
 #   ctrl-c    kill -INT of the Wine process stops a capture, page written
+#   direct    --transport direct to the simulator with RSA auth (CNG): a
+#             missing %USERPROFILE%\.android\adbkey made (PKCS#8; the Linux
+#             build reads the same public key from it), a key the Linux
+#             build made (PKCS#1) signs what the device checks
 # Skips (77) only when Wine cannot be had.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
+. "$TOP/tests/direct-env.sh"
 WIN_BUILD=${WIN_BUILD:-$TOP/build-win}
 case "$WIN_BUILD" in /*) ;; *) WIN_BUILD="$TOP/$WIN_BUILD" ;; esac
 EXE=${SYSTRACE_EXE:-$TOP/systrace.exe}
@@ -46,8 +56,12 @@ fi
 
 export WINEPREFIX="$WIN_BUILD/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 export LANG=C.UTF-8 LC_ALL=C.UTF-8    # arguments reach Windows as UTF-8
-# the prefix is created once; a second run of this case waits for the first
-( flock 9; "$WINE" cmd /c exit 0 >/dev/null 2>&1 ) 9>"$WIN_BUILD/wineprefix.lock"
+# the prefix is created once; a second run of this case waits for the first.
+# The same Wine start links .html to Wine's htmlfile class (winebrowser),
+# which mshtml's registration would do, were it not disabled above (it
+# would ask to install Gecko): ShellExecute (--open) needs it.
+( flock 9; "$WINE" reg add 'HKLM\Software\Classes\.html' /ve /d htmlfile /f >/dev/null 2>&1 ) \
+    9>"$WIN_BUILD/wineprefix.lock"
 "$WINESERVER" -p
 _stop_wine() { "$WINESERVER" -k 2>/dev/null; _cleanup; }
 trap _stop_wine EXIT INT TERM
@@ -116,8 +130,39 @@ add linux --target=linux -t 1 -o "$(win "$T/linux.html")"
 add fwd --from-file "Z:$T/in/z.txt" -o "Z:$T/sub/fwd.html" -q
 add replace --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/replaced.html")" -q
 add help --help
-"$WINE" "$WIN_BUILD/multi.exe" "$(win "$T/runs.list")" >runs.out 2>runs.err </dev/null ||
+add open --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/sub/open ✓ #1.html")" -q --open
+mkdir fakebin
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >>"%s/opened.txt"\n' "$T" >fakebin/xdg-open
+chmod +x fakebin/xdg-open
+
+# --update-viewer (WinHTTP), last in the batch: the viewer it stores in
+# %LOCALAPPDATA%\systrace (Wine's, in the prefix) is used from then on.
+VCACHE="$WINEPREFIX/drive_c/users/$(id -un)/AppData/Local/systrace"
+rm -rf "$VCACHE"
+DEB=/usr/share/go-1.19/src/cmd/trace/static
+if [ -f "$DEB/trace_viewer_full.html" ]; then
+    cp "$DEB/trace_viewer_full.html" marked.html
+    printf '<!-- systrace test viewer copy -->\n' >>marked.html
+    python3 "$TOP/tests/tools/viewer_server.py" vport.txt requests.log marked.html \
+        "$DEB/webcomponents.min.js" 2>server.err &
+    track_pid $!
+    wait_for 10 test -s vport.txt || fail "viewer server did not start"
+    URL="http://127.0.0.1:$(cat vport.txt)"
+    CLOSED=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    for v in 404 slow trunc cut; do
+        add "dl-$v" --update-viewer --viewer-url "$URL/$v" --timeout 1
+    done
+    add dl-closed --update-viewer --viewer-url "http://127.0.0.1:$CLOSED/good"
+    add dl-ftp --update-viewer --viewer-url "ftp://127.0.0.1/good"
+    add dl-good --update-viewer --viewer-url "$URL/redirect"
+    add dl-proxied --update-viewer --viewer-url "http://viewer.systrace.invalid/good" -q
+    add dl-used --from-file "$(win "$T/in/z.txt")" -o "$(win "$T/viewer.html")" -q
+    export SYSTRACE_TEST_VIEWER_SHA256="$(sha256sum marked.html | cut -d' ' -f1)"
+fi
+http_proxy="${URL:-}" no_proxy=127.0.0.1 PATH="$T/fakebin:$PATH" BROWSER= \
+    "$WINE" "$WIN_BUILD/multi.exe" "$(win "$T/runs.list")" >runs.out 2>runs.err </dev/null ||
     { cat runs.out runs.err; fail "multi.exe failed"; }
+unset SYSTRACE_TEST_VIEWER_SHA256
 rc() { sed -n "s/^$1 \([0-9-]*\).*/\1/p" runs.out | tr -d '\r'; }
 "$WINE" "$EXE" --from-file "$(win "$T/dir ü/trâce ✓.txt")" -o "$(win "$T/dir ü/öut ✓.html")" \
     -q >utf8.out 2>&1 </dev/null || { cat utf8.out; fail "non-ASCII paths: systrace.exe failed"; }
@@ -156,7 +201,35 @@ cmp -s sub/rel.html ref.html || fail "relative paths: output differs"
 left=$(ls -A sub win 'dir ü' .tmp | grep -i 'tmp\.\|systrace-' || true)
 [ -z "$left" ] || fail "temporary files left: $left"
 assert_contains runs.out "--transport"
-echo "[$(( $(date +%s) - started ))s] paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused"
+assert_eq "--open exit" 0 "$(rc open)"
+assert_not_contains runs.err "--open:"
+wait_for 10 test -s opened.txt || fail "--open: no browser was started"
+opened=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.unquote(open(sys.argv[1]).read().strip()))' opened.txt)
+assert_eq "--open: the page the browser got" "file://$T/sub/open ✓ #1.html" "$opened"
+echo "[$(( $(date +%s) - started ))s] paths: C:\\-style, forward slashes, non-ASCII, relative, replace; --target=linux refused; --open"
+
+if [ -n "${URL:-}" ]; then
+    for v in 404 slow trunc cut closed ftp; do
+        [ "$(rc "dl-$v")" = 1 ] || { cat runs.err; fail "--update-viewer $v: exit $(rc "dl-$v")"; }
+    done
+    for what in "HTTP status 404" "timed out: no data for 1 s" \
+        "the transfer stopped after" "is cut short (a partial download?)" \
+        "cannot connect to 127.0.0.1" "unsupported URL (http:// and https:// only)"; do
+        assert_contains runs.err "$what"
+    done
+    assert_eq "--update-viewer exit" 0 "$(rc dl-good)"
+    assert_contains runs.out "Verified (sha256) and stored:"
+    cmp -s "$VCACHE/systrace_trace_viewer.html" marked.html || fail "stored viewer differs"
+    cmp -s "$VCACHE/webcomponents.min.js" "$DEB/webcomponents.min.js" || fail "stored polyfill differs"
+    grep -q "GET /redirect/" requests.log || fail "no redirect was asked for"
+    assert_eq "--update-viewer through the proxy exit" 0 "$(rc dl-proxied)"
+    grep -q "GET http://viewer.systrace.invalid" requests.log ||
+        fail "the proxy from \$http_proxy was not used: $(cat requests.log)"
+    assert_eq "conversion after the download exit" 0 "$(rc dl-used)"
+    assert_contains viewer.html "<!-- systrace test viewer copy -->"
+    rm -rf "$VCACHE"
+    echo "[$(( $(date +%s) - started ))s] viewer: WinHTTP download stored and used, redirect, proxy; 404, stall, cut, closed port, ftp refused"
+fi
 
 # ---- live: the adb server on Linux, systrace.exe reaching it over loopback ----
 start_adb_server
@@ -185,4 +258,39 @@ assert_contains out.txt "Interrupted: stopping the trace early"
 [ "$(sim_state tracing_on)" = 0 ] || fail "Ctrl-C left the device tracing"
 trace_block int.html 2 | grep -q sched_switch || fail "Ctrl-C: trace not written"
 echo "[$(( $(date +%s) - started ))s] ctrl-c: stops early, page written, device reset"
+
+# ---- direct: no adb server, RSA auth with the key in the Wine profile ----
+# %USERPROFILE% is Wine's own (C:\users\NAME, inside the prefix), not
+# settable from here: the key goes there, as it would on Windows.
+KEYDIR="$WINEPREFIX/drive_c/users/$(id -un)/.android"
+[ -d "$(dirname "$KEYDIR")" ] || fail "no Wine user profile at $(dirname "$KEYDIR")"
+rm -rf "$KEYDIR"
+: >keys
+dsim_start --auth-keys "$T/keys" --auth-accept 200
+"$WINE" "$EXE" --transport direct -e "$DSIM_SERIAL" -t 1 -o "$(win "$T/direct.html")" sched \
+    >out.txt 2>err.txt </dev/null || { cat out.txt err.txt; fail "direct capture failed"; }
+assert_contains err.txt "Allow USB debugging"
+[ -f "$KEYDIR/adbkey" ] || fail "no key made in %USERPROFILE%\\.android"
+head -n 1 "$KEYDIR/adbkey" | grep -qx -- "-----BEGIN PRIVATE KEY-----" || fail "key not PKCS#8"
+tr '\n' ' ' <"$DSIM_LOG" | grep -q "auth token auth signature refused auth token auth pubkey auth accepted" ||
+    { cat "$DSIM_LOG"; fail "direct: auth sequence"; }
+cut -d' ' -f1 "$KEYDIR/adbkey.pub" >pub.win
+cut -d' ' -f1 keys | cmp -s - pub.win || fail "the device stored another key than adbkey.pub"
+dtool pubkey "$KEYDIR/adbkey" | cmp -s - pub.win ||
+    fail "the Linux build reads another public key from the Windows build's adbkey"
+grep -q ' [^ ]*@[^ ]' "$KEYDIR/adbkey.pub" || fail "adbkey.pub: no user@host: $(cat "$KEYDIR/adbkey.pub")"
+trace_block direct.html 2 | grep -q sched_switch || fail "direct: no trace in the page"
+[ "$(sim_state tracing_on "$DSIM_STATE")" = 0 ] || fail "direct: device left tracing"
+# a key the Linux build made (OpenSSL), in PKCS#1 form, already trusted
+dtool keygen "$T/linux.adbkey" || fail "Linux keygen"
+openssl rsa -in linux.adbkey -traditional -out "$KEYDIR/adbkey" 2>/dev/null || fail "PKCS#1 form"
+head -n 1 "$KEYDIR/adbkey" | grep -q "BEGIN RSA PRIVATE KEY" || fail "not PKCS#1"
+cp linux.adbkey.pub keys2
+dsim_start --auth-keys "$T/keys2"
+"$WINE" "$EXE" --transport direct -e "$DSIM_SERIAL" -l >out.txt 2>err.txt </dev/null ||
+    { cat out.txt err.txt "$DSIM_LOG"; fail "direct with the Linux key failed"; }
+grep -qx "auth signature ok" "$DSIM_LOG" || { cat "$DSIM_LOG"; fail "Linux key: signature not accepted"; }
+grep -q "auth pubkey" "$DSIM_LOG" && fail "Linux key: the public key was sent although trusted"
+assert_contains out.txt "sched"
+echo "[$(( $(date +%s) - started ))s] direct: key made (PKCS#8, same public key for Linux), capture; Linux's PKCS#1 key signs"
 echo ok

@@ -85,6 +85,22 @@ static int in_table(int pid)
     return sim_proc_find(pid) != NULL;
 }
 
+/* SIGKILL ends a process before kill returns (the kernel's doing, not
+ * the process's); here the command notices at its next poll, so wait for
+ * that, bounded: whatever the caller runs next (rm of the file a killed
+ * perfetto wrote) finds it gone. */
+static void reaped(struct sim_device *dev, int pid)
+{
+    for (int i = 0; i < 400; i++) {
+        pthread_mutex_lock(&dev->lock);
+        int alive = find(dev, pid) != NULL;
+        pthread_mutex_unlock(&dev->lock);
+        if (!alive)
+            return;
+        usleep(5000);
+    }
+}
+
 /* One pid: 0, or 1 with the message printed. */
 static int signal_one(struct sh_cmd *c, const char *arg, int sig)
 {
@@ -100,6 +116,8 @@ static int signal_one(struct sh_cmd *c, const char *arg, int sig)
     if (r && sig)
         r->sig = sig;
     pthread_mutex_unlock(&dev->lock);
+    if (r && sig == SIGKILL)
+        reaped(dev, pid);
     if (r)
         return 0;
     if (in_table(pid) && !dev->opt.no_root)

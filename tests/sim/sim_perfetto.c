@@ -148,8 +148,9 @@ static int record(struct session *s)
         }
         sim_log(s->dev, "perfetto", rc ? "write failed" : "trace written");
     }
-    sim_run_end(s->dev, s->pid);
+    /* counted before the pid goes: kill -KILL returns once it is gone */
     count(s->dev, -1, sig != SIGKILL, sig == SIGKILL);
+    sim_run_end(s->dev, s->pid);
     return rc;
 }
 

@@ -18,10 +18,12 @@
 #   live      a capture and --stream through the real adb server (Linux,
 #             reached over loopback) from the simulator
 #   ctrl-c    kill -INT of the Wine process stops a capture, page written
+#   more      -l, Enter to stop, --app-profile, two devices at once
 #   direct    --transport direct to the simulator with RSA auth (CNG): a
 #             missing %USERPROFILE%\.android\adbkey made (PKCS#8; the Linux
 #             build reads the same public key from it), a key the Linux
 #             build made (PKCS#1) signs what the device checks
+#   more      -l, Enter to stop, --app-profile, two devices at once
 # Skips (77) only when Wine cannot be had.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
@@ -293,4 +295,27 @@ grep -qx "auth signature ok" "$DSIM_LOG" || { cat "$DSIM_LOG"; fail "Linux key: 
 grep -q "auth pubkey" "$DSIM_LOG" && fail "Linux key: the public key was sent although trusted"
 assert_contains out.txt "sched"
 echo "[$(( $(date +%s) - started ))s] direct: key made (PKCS#8, same public key for Linux), capture; Linux's PKCS#1 key signs"
+# ---- what else a capture does: -l, Enter, --app-profile, several devices ----
+A=$SIM_SERIAL
+"$WINE" "$EXE" -l -e "$A" >list.txt 2>err.txt </dev/null || { cat err.txt; fail "-l failed"; }
+grep -q ' sched - ' list.txt || { cat list.txt; fail "-l: no sched category"; }
+{ wait_tracing || true; echo; } | "$WINE" "$EXE" -e "$A" -o "$(win "$T/enter.html")" sched \
+    >out.txt 2>err.txt || { cat out.txt err.txt; fail "Enter: capture failed"; }
+trace_block enter.html 2 | grep -q sched_switch || fail "Enter: no trace in the page"
+[ "$(sim_state tracing_on)" = 0 ] || fail "Enter: device left tracing"
+"$WINE" "$EXE" -e "$A" -t 1 --app-profile com.android.launcher3 -o "$(win "$T/prof.html")" view \
+    >out.txt 2>err.txt </dev/null || { cat out.txt err.txt; fail "--app-profile failed"; }
+trace_block prof.html 3 | grep -q ' (methods)-[0-9]* (2000) .*: tracing_mark_write: B|2000|' ||
+    fail "--app-profile: no method slices"
+start_sim; B=$SIM_SERIAL
+"$WINE" "$EXE" -e "$A" -e "$B" -t 1 -o "$(win "$T/multi.html")" sched >out.txt 2>err.txt </dev/null ||
+    { cat out.txt err.txt; fail "two devices: capture failed"; }
+for d in "$A" "$B"; do
+    f="multi-$(echo "$d" | tr -c 'A-Za-z0-9._\n-' '_').html"
+    trace_block "$f" 2 | grep -q sched_switch || fail "two devices: no trace in $f"
+done
+for st in "$T"/sim*/state; do
+    [ "$(sim_state tracing_on "$st")" = 0 ] || fail "two devices: one left tracing ($st)"
+done
+echo "[$(( $(date +%s) - started ))s] more: -l, Enter, --app-profile, two devices at once"
 echo ok

@@ -193,23 +193,30 @@ static void drop_first_raw(struct atrace *a)
     a->first_raw = NULL;
 }
 
+/* Collection ended short after a refetch: the first try's dump, when it
+ * holds more than this one (to be named to the user), else NULL. */
+static const char *first_raw_kept(struct atrace *a)
+{
+    if (a->first_raw && a->raw_bytes >= a->first_bytes)
+        drop_first_raw(a);
+    return a->first_raw;
+}
+
 static enum st_err dump_failed(struct atrace *a, enum st_err e, const char *what)
 {
     struct capture *c = a->c;
     struct dynbuf d;
     dynbuf_init(&d, 4096);
     dynbuf_addstr(&d, what);
-    if (a->first_raw && a->raw_bytes >= a->first_bytes)
-        drop_first_raw(a);
-    const char *kept = keep_raw(a);
+    const char *first = first_raw_kept(a), *kept = keep_raw(a);
     if (kept)
         dynbuf_printf(&d, "; the %llu bytes received are kept in %s (convert them "
                           "later with: systrace --from-file %s)",
                       (unsigned long long)a->raw_bytes, kept, kept);
-    if (a->first_raw)
+    if (first)
         dynbuf_printf(&d, "; the %llu bytes of the first try are kept in %s (convert "
                           "them later with: systrace --from-file %s)",
-                      (unsigned long long)a->first_bytes, a->first_raw, a->first_raw);
+                      (unsigned long long)a->first_bytes, first, first);
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&d));
     dynbuf_free(&d);
@@ -272,13 +279,11 @@ static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
     }
     if (e == ST_ETRUNCATED) {
         c->ui.warn(c->ui.ctx, "%s", decoder_detail(a->dec));
-        if (a->first_raw && a->raw_bytes >= a->first_bytes)
-            drop_first_raw(a);
-        const char *kept = keep_raw(a);
+        const char *first = first_raw_kept(a), *kept = keep_raw(a);
         if (kept)
             c->ui.warn(c->ui.ctx, "raw data kept in %s", kept);
-        if (a->first_raw)
-            c->ui.warn(c->ui.ctx, "the first try's raw data kept in %s", a->first_raw);
+        if (first)
+            c->ui.warn(c->ui.ctx, "the first try's raw data kept in %s", first);
     } else if (e) {
         return dump_failed(a, e, decoder_detail(a->dec));
     }

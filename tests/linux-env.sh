@@ -92,16 +92,27 @@ assert_kernel_as() {
 # machine is doing.  A named spinner is on a CPU and in the process dump; a
 # spinner alone never switches, so a sleeper pinned to each CPU the tests
 # may use wakes every 5 ms and gives each CPU its sched_switch lines (an idle
-# CI machine otherwise shows a CPU without one).
+# CI machine otherwise shows a CPU without one).  stop_host_load ends it
+# once the captures that need it are done: a spinner left running for the
+# rest of a case takes a CPU from the cases beside it.
 host_load() {
     bash -c 'exec -a linuxtestbusy bash -c "while :; do :; done"' &
     track_pid $!
+    _load_pids=$!
     for _c in $(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))'); do
         python3 -c 'import os, sys, time
 os.sched_setaffinity(0, {int(sys.argv[1])})
 while True: time.sleep(0.005)' "$_c" &
         track_pid $!
+        _load_pids="$_load_pids $!"
     done
+}
+stop_host_load() {
+    # shellcheck disable=SC2086
+    kill $_load_pids 2>/dev/null
+    # shellcheck disable=SC2086
+    wait $_load_pids 2>/dev/null
+    _load_pids=""
 }
 
 # wait_tracing FILE: until systrace says it is tracing (stdout in FILE).

@@ -13,12 +13,13 @@
 // (arrays joined with ','), K~TEXT wants TEXT in it (for arrays: in an element).
 // Exit: 0 evaluated (import failures included: the caller asserts), 1 an
 // --expect did not hold (diff on stderr), 2 harness failure.
-// Several files share one browser: the viewer parse dominates a check.
-import {chromium} from 'playwright-core';
-import {LAUNCH_ARGS} from './launch.mjs';
+// Several files share one browser tab: the viewer parse dominates a check.
+// Inside tests/run the checks run in the run's shared browser (server.mjs,
+// reached over a Unix socket); elsewhere this launches one of its own.
 import {execFileSync} from 'node:child_process';
 import {mkdtempSync, openSync, readSync, closeSync, rmSync, existsSync, readFileSync}
     from 'node:fs';
+import {createConnection} from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {pathToFileURL, fileURLToPath} from 'node:url';
@@ -26,7 +27,6 @@ import {pathToFileURL, fileURLToPath} from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const USAGE = 'usage: check.mjs FILE [--expect K=V ...] ... ' +
     '[--screenshot OUT.png] [--timeout-ms N]';
-const NAME_CAP = 100;   // keeps corpus-sized name lists out of the JSON line
 
 function die(msg) {
   process.stderr.write(`check.mjs: ${msg}\n`);
@@ -77,99 +77,6 @@ function pageFor(file, workDir, index) {
   return out;
 }
 
-// Runs in the page: has the import ended, one way or the other?
-function importEnded() {
-  const overlayTitle = (o) => {
-    const t = o.shadowRoot && o.shadowRoot.querySelector('title') ||
-              o.querySelector('title');
-    return t ? t.textContent : '';
-  };
-  for (const o of Array.from(document.querySelectorAll('.overlay'))) {
-    if (overlayTitle(o) === 'Import error') return true;
-  }
-  if (window.systraceLoad) return window.systraceLoad.done;
-  const view = document.querySelector('tr-ui-timeline-view');
-  return !!(view && view.model);
-}
-
-// Runs in the page: what the viewer made of the trace.
-function summarize(nameCap) {
-  // Does the trace name this thread?  ftrace writes "<...>" for a task
-  // whose name it did not know; the viewer renames a process's main
-  // thread "UI Thread" (moving its name to the process) or "UI thread"
-  // (when the process dump names the process).
-  const namedByTrace = (t) => {
-    let name = t.name;
-    if ((name === 'UI Thread' || name === 'UI thread') && t.parent &&
-        t.tid === t.parent.pid) {
-      name = t.parent.name;
-    }
-    return !!name && name !== '<...>';
-  };
-  const out = {ok: false, error: null, title: document.title};
-  // innerText holds only rendered text: true while the viewer's yellow
-  // "running with WebComponentsV0 polyfill" bar is on screen.
-  out.polyfillBanner = document.body.innerText.includes('WebComponentsV0 polyfill');
-  let errorText = null;
-  for (const o of Array.from(document.querySelectorAll('.overlay'))) {
-    const t = o.shadowRoot && o.shadowRoot.querySelector('title') ||
-              o.querySelector('title');
-    if (t && t.textContent === 'Import error') {
-      errorText = (o.textContent || '').trim() || 'Import error';
-    }
-  }
-  const load = window.systraceLoad;
-  if (load && load.error) errorText = load.error;
-  out.error = errorText;
-  const view = document.querySelector('tr-ui-timeline-view');
-  const model = load && load.model || view && view.model;
-  out.viewTitle = view && view.$ && view.$.title ? view.$.title.textContent : null;
-  if (!model) {
-    out.ok = errorText === null && !!load && load.done;
-    return out;
-  }
-  out.ok = errorText === null;
-  const processes = Object.values(model.processes);
-  const threads = Object.values(model.kernel.threads || {});
-  for (const p of processes) threads.push(...Object.values(p.threads));
-  const countAsync = (slices) => slices.reduce(
-      (n, s) => n + 1 + countAsync(s.subSlices || []), 0);
-  out.processes = processes.length;
-  out.threads = threads.length;
-  out.slices = threads.reduce((n, t) => n + t.sliceGroup.slices.length, 0);
-  const cpus = Object.values(model.kernel.cpus);
-  out.cpus = cpus.filter((c) => c.slices.length > 0).length;
-  out.cpuSlices = cpus.reduce((n, c) => n + c.slices.length, 0);
-  const counters = model.getAllCounters();
-  out.counters = counters.length;
-  out.counterSamples = counters.reduce(
-      (n, c) => n + c.series.reduce((m, s) => m + s.samples.length, 0), 0);
-  out.cpuCounters = cpus.reduce((n, c) => n + Object.keys(c.counters).length, 0);
-  const sliced = threads.filter((t) => t.sliceGroup.slices.length > 0);
-  out.sliceThreads = sliced.length;
-  out.namedSliceThreads = sliced.filter(namedByTrace).length;
-  out.asyncSlices = threads.reduce(
-      (n, t) => n + countAsync(t.asyncSliceGroup.slices), 0);
-  const unfinished = (s) => s.didNotFinish || /no matching END/.test(s.error || '');
-  const countUnfinished = (slices) => slices.reduce(
-      (n, s) => n + (unfinished(s) ? 1 : 0) + countUnfinished(s.subSlices || []), 0);
-  out.unfinishedAsyncSlices = threads.reduce(
-      (n, t) => n + countUnfinished(t.asyncSliceGroup.slices), 0);
-  const names = (list) => [...new Set(list.filter((n) => n))].sort();
-  out.processNames = names(processes.map((p) => p.name));
-  const threadNames = names(threads.map((t) => t.name));
-  out.threadNameCount = threadNames.length;
-  out.threadNames = threadNames.slice(0, nameCap);
-  const sliceNames = names(threads.flatMap(
-      (t) => t.sliceGroup.slices.map((s) => s.title)));
-  out.sliceNameCount = sliceNames.length;
-  out.sliceNames = sliceNames.slice(0, nameCap);
-  const warnings = names(model.importWarnings.map((w) => `${w.type}: ${w.message}`));
-  out.importWarningCount = warnings.length;
-  out.importWarnings = warnings.slice(0, nameCap / 5);
-  return out;
-}
-
 function checkExpect(result, expect) {
   const diffs = [];
   for (const {key, op, want} of expect) {
@@ -188,113 +95,113 @@ function checkExpect(result, expect) {
   return diffs;
 }
 
-async function checkOne(browser, file, page, opts, shot) {
-  const context = await browser.newContext({viewport: {width: 1280, height: 800}});
-  try {
-    const tab = await context.newPage();
-    const errors = new Set();   // uncaught page exceptions and console.error
-    tab.on('pageerror', (e) => errors.add(String(e)));
-    tab.on('console', (m) => { if (m.type() === 'error') errors.add(m.text()); });
-    // The page must work offline: record (and refuse) anything not local.
-    const external = new Set();
-    await context.route(/^(?!file:|data:|blob:|about:)/, (route) => {
-      external.add(route.request().url());
-      return route.abort();
-    });
-    const start = Date.now();
-    await tab.goto(pathToFileURL(path.resolve(page)).href,
-                   {waitUntil: 'commit', timeout: opts.timeoutMs});
-    try {
-      await tab.waitForFunction(importEnded, null,
-                                {timeout: opts.timeoutMs, polling: 100});
-    } catch (e) {
-      const what = e.name === 'TimeoutError' ? `timeout after ${opts.timeoutMs} ms`
-                                             : `waiting failed: ${e.message}`;
-      return {ok: false, timedOut: true, file,
-              error: what +
-                     (errors.size ? `; page errors: ${[...errors].join(' | ')}` : '')};
-    }
-    const loadMs = Date.now() - start;
-    const result = await tab.evaluate(summarize, NAME_CAP);
-    result.pageErrors = [...errors].slice(0, 20);
-    result.externalRequests = [...external].slice(0, 20);
-    result.loadMs = loadMs;
-    result.file = file;
-    if (shot) {
-      // The track view sets its initial zoom from a polling timer; let it draw.
-      await tab.waitForTimeout(1000);
-      await tab.screenshot({path: shot});
-    }
-    return result;
-  } finally {
-    await context.close();
-  }
-}
-
 function shotName(base, index, count) {
   if (!base || count === 1) return base;
   const ext = path.extname(base);
   return `${base.slice(0, base.length - ext.length)}-${index + 1}${ext}`;
 }
 
-// The run's shared browser (tests/browser/server.mjs) when there is one, else
-// one of our own; launch() gives every run a fresh temporary profile, and a
-// shared browser a fresh context per check (checkOne).
-async function sharedEndpoint() {
-  const file = process.env.SYSTRACE_BROWSER_WS_FILE;
+// The run's shared browser (tests/browser/server.mjs): the path of its
+// socket, or null when there is none (or it could not start).
+async function sharedSocket() {
+  const file = process.env.SYSTRACE_BROWSER_FILE;
   if (!file) return null;
   for (let i = 0; i < 300; i++) {   // tests/run starts it beside the first cases
     try {
-      const ws = readFileSync(file, 'utf8');
-      if (ws) return ws.startsWith('ws') ? ws : null;
+      const text = readFileSync(file, 'utf8');
+      if (text) return text.startsWith('/') ? text : null;
     } catch { /* not yet written */ }
     await new Promise((r) => setTimeout(r, 100));
   }
   return null;
 }
 
-async function openBrowser() {
-  const ws = await sharedEndpoint();
-  if (ws) {
-    try {
-      return await chromium.connect(ws, {timeout: 10000});
-    } catch (e) {
-      process.stderr.write(`check.mjs: shared browser unreachable (${e.message}); ` +
-                           'launching one\n');
-    }
-  }
-  return chromium.launch({
+// Sends the jobs to the shared browser; onResult for each result line.
+// Resolves null when done, the server's harness error, or rejects when the
+// server cannot be reached at all (before any result).
+function checkShared(sock, jobs, timeoutMs, onResult) {
+  return new Promise((resolve, reject) => {
+    const conn = createConnection(sock);
+    let buf = '';
+    let got = 0;
+    let harness = null;
+    conn.setEncoding('utf8');
+    conn.on('connect', () => conn.write(JSON.stringify({jobs, timeoutMs}) + '\n'));
+    conn.on('data', (d) => {
+      buf += d;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const msg = JSON.parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (msg.result) { got++; onResult(msg.result); }
+        if (msg.harnessError) harness = msg.harnessError;
+      }
+    });
+    conn.on('error', (e) => (got ? resolve(`shared browser: ${e.message}`) : reject(e)));
+    conn.on('close', () => resolve(harness ||
+        (got < jobs.length ? `shared browser closed after ${got} of ${jobs.length} pages` : null)));
+  });
+}
+
+// No shared browser: one of our own, with a fresh temporary profile.
+async function checkOwn(jobs, timeoutMs, onResult) {
+  const {chromium} = await import('playwright-core');
+  const {LAUNCH_ARGS} = await import('./launch.mjs');
+  const {TabPool, runChecks} = await import('./viewer.mjs');
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: LAUNCH_ARGS,
   });
+  const pool = new TabPool(browser, 1);
+  try {
+    await runChecks(pool, jobs, timeoutMs, onResult);
+  } finally {
+    await pool.close();
+    await browser.close().catch(() => {});
+  }
 }
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const workDir = mkdtempSync(path.join(tmpdir(), 'systrace-check-'));
-  let browser;
   let failed = false;
   let harnessError = null;
+  let done = 0;
+  const onResult = (result) => {
+    const f = opts.files[done++];
+    process.stdout.write(JSON.stringify(result) + '\n');
+    if (result.timedOut) harnessError = `${f.path}: ${result.error}`;
+    const diffs = checkExpect(result, f.expect);
+    if (diffs.length) {
+      failed = true;
+      process.stderr.write(`check.mjs: ${f.path}: expectations not met:\n` +
+                           diffs.join('\n') + '\n');
+    }
+  };
   try {
-    browser = await openBrowser();
-    for (const [i, f] of opts.files.entries()) {
-      const page = pageFor(f.path, workDir, i);
-      const result = await checkOne(browser, f.path, page, opts,
-                                    shotName(opts.screenshot, i, opts.files.length));
-      process.stdout.write(JSON.stringify(result) + '\n');
-      if (result.timedOut) harnessError = `${f.path}: ${result.error}`;
-      const diffs = checkExpect(result, f.expect);
-      if (diffs.length) {
-        failed = true;
-        process.stderr.write(`check.mjs: ${f.path}: expectations not met:\n` +
-                             diffs.join('\n') + '\n');
+    const jobs = opts.files.map((f, i) => ({
+      file: f.path,
+      page: pathToFileURL(path.resolve(pageFor(f.path, workDir, i))).href,
+      shot: shotName(opts.screenshot, i, opts.files.length) &&
+            path.resolve(shotName(opts.screenshot, i, opts.files.length)),
+    }));
+    const sock = await sharedSocket();
+    let own = !sock;
+    if (sock) {
+      try {
+        const err = await checkShared(sock, jobs, opts.timeoutMs, onResult);
+        if (err) harnessError = harnessError || err;
+      } catch (e) {
+        process.stderr.write(`check.mjs: shared browser unreachable (${e.message}); ` +
+                             'launching one\n');
+        own = true;
       }
     }
+    if (own) await checkOwn(jobs, opts.timeoutMs, onResult);
   } catch (e) {
     harnessError = `harness failure: ${e && e.stack || e}`;
   } finally {
-    if (browser) await browser.close().catch(() => {});
     rmSync(workDir, {recursive: true, force: true});
   }
   if (harnessError) die(harnessError);

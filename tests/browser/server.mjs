@@ -1,28 +1,35 @@
 #!/usr/bin/env node
 // One headless Chromium for a whole test run: tests/run starts this, and
-// check.mjs connects to it (SYSTRACE_BROWSER_WS) instead of launching a
-// browser of its own for every case.  Each check still gets a fresh
-// browser context (its own storage, routes and pages).
+// check.mjs sends it the pages to check over a Unix socket instead of
+// launching a browser (and loading playwright) for every case.  Checks run
+// side by side, each in a tab of its own context; tabs are reused from check
+// to check (viewer.mjs's TabPool), which is what makes a page cheap.
 //
-//   node server.mjs ENDPOINT_FILE    writes the ws:// endpoint there, then
-//                                    serves until SIGTERM/SIGINT or until
-//                                    its parent (tests/run) is gone
+//   node server.mjs ENDPOINT_FILE SOCKET
+//       listens on SOCKET, then writes its path to ENDPOINT_FILE ("none"
+//       when Chromium cannot start), and serves until SIGTERM/SIGINT or
+//       until its parent (tests/run) is gone.
+// Protocol: one JSON line {jobs: [{file, page, shot}], timeoutMs} per
+// connection; the answer is one line {result} per job, in order, or a
+// line {harnessError} that ends it.
 import {chromium} from 'playwright-core';
-import {writeFileSync, renameSync, readFileSync} from 'node:fs';
+import {writeFileSync, renameSync, readFileSync, rmSync} from 'node:fs';
+import {createServer} from 'node:net';
 import {LAUNCH_ARGS} from './launch.mjs';
+import {TabPool, runChecks} from './viewer.mjs';
 
-const out = process.argv[2];
-if (!out) {
-  process.stderr.write('usage: server.mjs ENDPOINT_FILE\n');
+const [out, sock] = process.argv.slice(2);
+if (!out || !sock) {
+  process.stderr.write('usage: server.mjs ENDPOINT_FILE SOCKET\n');
   process.exit(2);
 }
 function publish(text) {
   writeFileSync(`${out}.tmp`, text);
   renameSync(`${out}.tmp`, out);
 }
-let server;
+let browser;
 try {
-  server = await chromium.launchServer({
+  browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: LAUNCH_ARGS,
@@ -32,20 +39,63 @@ try {
   process.stderr.write(`server.mjs: ${e.message}\n`);
   process.exit(1);
 }
-publish(server.wsEndpoint());
+const pool = new TabPool(browser, 6);
+let served = 0;
+
+function serve(conn) {
+  let buf = '';
+  conn.setEncoding('utf8');
+  conn.on('error', () => {});
+  conn.on('data', async (d) => {
+    buf += d;
+    const nl = buf.indexOf('\n');
+    if (nl < 0) return;
+    conn.removeAllListeners('data');
+    const send = (msg) => { if (!conn.destroyed) conn.write(JSON.stringify(msg) + '\n'); };
+    const t0 = Date.now();
+    try {
+      const {jobs, timeoutMs} = JSON.parse(buf.slice(0, nl));
+      const loads = [];
+      await runChecks(pool, jobs, timeoutMs, (result) => {
+        loads.push(`${result.file} ${result.loadMs === undefined ? '-' : result.loadMs}`);
+        send({result});
+      });
+      served += jobs.length;
+      // which pages cost the run its time (wall ms to import end)
+      process.stdout.write(`${jobs.length} page(s) in ${Date.now() - t0} ms: ` +
+                           `${loads.join(', ')}\n`);
+    } catch (e) {
+      send({harnessError: `harness failure: ${e && e.stack || e}`});
+    }
+    conn.end();
+  });
+}
+
+rmSync(sock, {force: true});
+const server = createServer(serve);
+server.on('error', (e) => {
+  process.stderr.write(`server.mjs: ${sock}: ${e.message}\n`);
+  publish('none');
+  process.exit(1);
+});
+server.listen(sock, () => publish(sock));
+
 const parent = process.ppid;
 let closing = false;
 async function stop() {
   if (closing) return;
   closing = true;
-  await server.close().catch(() => {});
-  // The browser's CPU seconds (it and its children, reaped on close), for
+  server.close();
+  await pool.close();
+  await browser.close().catch(() => {});
+  // The browser's CPU seconds (it and the children it reaped), for
   // tests/run's report: they are in no case's own time.
   try {
     const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
     const ticks = Number(f[13]) + Number(f[14]);   // cutime + cstime
-    process.stdout.write(`browser CPU ${Math.round(ticks / 100)}s\n`);
+    process.stdout.write(`${served} pages checked\nbrowser CPU ${Math.round(ticks / 100)}s\n`);
   } catch { /* not Linux */ }
+  rmSync(sock, {force: true});
   process.exit(0);
 }
 process.on('SIGTERM', stop);

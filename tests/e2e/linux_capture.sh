@@ -58,6 +58,7 @@ run_st 0 --target=linux -t 1 sched
 assert_contains err.txt "trace.html already exists and is left alone; this capture goes to trace-1.html"
 [ "$(cat trace.html)" = "an earlier capture" ] || fail "default name: the earlier page was replaced"
 trace_block trace-1.html 2 | grep -q sched_switch || fail "default name: no trace in trace-1.html"
+stop_host_load
 
 # what the kernel printed, with the fifth flag column put back
 python3 - <<'PY' || fail "raw page"

@@ -46,7 +46,7 @@ mkdir -p "$BUILD/screenshots"
 browser_check --screenshot "$BUILD/screenshots/viewer.png" \
     corpus.html --expect ok=true processes=2 threads=5 slices=463 counters=7 asyncSlices=9 \
     corpus_json.html --expect ok=true slices=463 counters=7 \
-    whole.html --expect ok=true \
+    whole.html --expect ok=true fastTracks=tracks_,expandedStateChanged_ \
     split.html --expect ok=true \
     live.html --expect ok=true cpus=4 'processNames~surfaceflinger' \
     live_json.html --expect ok=true 'processNames~surfaceflinger' 'processNames~CPUs'

@@ -16,6 +16,7 @@ need_tracefs
 host_load
 
 run_st 0 --target=linux -t 2 -o host.html --trace-events host.tev.json sched freq idle
+stop_host_load
 trace_block host.html 2 >ftrace.txt
 # a switch whose prev_pid is not the task the CPU's last switch put there
 # (seen in sandboxed kernels: a task switched in never switches out) is

@@ -96,13 +96,14 @@ assert_kernel_as() {
 # once the captures that need it are done: a spinner left running for the
 # rest of a case takes a CPU from the cases beside it.
 host_load() {
-    bash -c 'exec -a linuxtestbusy bash -c "while :; do :; done"' &
+    # (9>&-: no load process may hold the host-tracing lock, even one left over)
+    bash -c 'exec -a linuxtestbusy bash -c "while :; do :; done"' 9>&- &
     track_pid $!
     _load_pids=$!
     for _c in $(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))'); do
         python3 -c 'import os, sys, time
 os.sched_setaffinity(0, {int(sys.argv[1])})
-while True: time.sleep(0.005)' "$_c" &
+while True: time.sleep(0.005)' "$_c" 9>&- &
         track_pid $!
         _load_pids="$_load_pids $!"
     done

@@ -111,12 +111,14 @@ export class TabPool {
     this.browser = browser;
     this.keep = keep;     // idle tabs kept for reuse
     this.idle = [];
+    this.made = 0;        // tabs opened in all
   }
 
   async acquire() {
     const kept = this.idle.pop();
     if (kept) return kept;
     const context = await this.browser.newContext({viewport: VIEWPORT});
+    this.made++;
     const slot = {context, tab: null, errors: new Set(), external: new Set(), broken: false};
     try {
       // The page must work offline: record (and refuse) anything not local.

@@ -162,7 +162,7 @@ checksrc:
 # Two more than the CPUs: most cases spend much of their time waiting on
 # a device, a browser or a timer (2 CPUs, fresh clone: 12.0 min with 3,
 # 11.1 min with 4).
-J ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 3 )))
+J ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 2 )))
 # What windows/wine runs is built by that case, beside the other cases
 # (make check installs the cross-compiler first; the case skips without it).
 WIN_CC ?= x86_64-w64-mingw32-gcc

@@ -155,7 +155,7 @@ async function checkOwn(jobs, timeoutMs, onResult) {
   });
   const pool = new TabPool(browser, 1);
   try {
-    await runChecks(pool, jobs, timeoutMs, onResult);
+    await runChecks(pool, jobs, timeoutMs, onResult, new Map());
   } finally {
     await pool.close();
     await browser.close().catch(() => {});

@@ -40,6 +40,7 @@ try {
   process.exit(1);
 }
 const pool = new TabPool(browser, 6);
+const results = new Map();   // page results by content (viewer.mjs, runChecks)
 let served = 0;
 
 function serve(conn) {
@@ -57,9 +58,10 @@ function serve(conn) {
       const {jobs, timeoutMs} = JSON.parse(buf.slice(0, nl));
       const loads = [];
       await runChecks(pool, jobs, timeoutMs, (result) => {
-        loads.push(`${result.file} ${result.loadMs === undefined ? '-' : result.loadMs}`);
+        loads.push(`${result.file} ${result.cached ? 'same as one checked' :
+                                     result.loadMs === undefined ? '-' : result.loadMs}`);
         send({result});
-      });
+      }, results);
       served += jobs.length;
       // which pages cost the run its time (wall ms to import end)
       process.stdout.write(`${jobs.length} page(s) in ${Date.now() - t0} ms: ` +

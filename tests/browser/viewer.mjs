@@ -9,6 +9,11 @@
 // between checks its storage is cleared and it is parked on about:blank, and
 // a tab that timed out, crashed or failed in any way is closed, not reused.
 
+import {createHash} from 'node:crypto';
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+
 export const NAME_CAP = 100;   // keeps corpus-sized name lists out of the JSON line
 const VIEWPORT = {width: 1280, height: 800};
 
@@ -197,14 +202,39 @@ export async function checkPage(slot, file, page, timeoutMs, shot) {
   return result;
 }
 
+// The key of a page's result: its bytes and its folder (a page may refer to
+// files beside it).  What the viewer makes of a page depends on nothing
+// else, so a page identical to one already checked (a trace converted from
+// several forms of one input, say) is not loaded again.
+function pageKey(page) {
+  if (!page.startsWith('file:')) return null;
+  try {
+    const file = fileURLToPath(page);
+    const hash = createHash('sha256').update(readFileSync(file)).digest('hex');
+    return `${path.dirname(file)}\0${hash}`;
+  } catch {
+    return null;
+  }
+}
+
 // Checks jobs ({file, page (URL), shot}) in order in one tab of the pool,
 // calling onResult(result) for each; a tab that went wrong is replaced.
-export async function runChecks(pool, jobs, timeoutMs, onResult) {
+// cache (a Map, optional): results by pageKey, reused for pages checked
+// without a screenshot, marked {cached: true}.
+export async function runChecks(pool, jobs, timeoutMs, onResult, cache = null) {
   let slot = null;
   try {
     for (const job of jobs) {
+      const key = cache && !job.shot ? pageKey(job.page) : null;
+      const seen = key && cache.get(key);
+      if (seen) {
+        onResult({...seen, file: job.file, cached: true});
+        continue;
+      }
       if (!slot) slot = await pool.acquire();
-      onResult(await checkPage(slot, job.file, job.page, timeoutMs, job.shot));
+      const result = await checkPage(slot, job.file, job.page, timeoutMs, job.shot);
+      if (key && !result.timedOut) cache.set(key, result);
+      onResult(result);
       if (slot.broken) {
         await pool.release(slot);
         slot = null;

@@ -131,7 +131,12 @@ function checkShared(sock, jobs, timeoutMs, onResult) {
       buf += d;
       let nl;
       while ((nl = buf.indexOf('\n')) >= 0) {
-        const msg = JSON.parse(buf.slice(0, nl));
+        let msg;
+        try {
+          msg = JSON.parse(buf.slice(0, nl));
+        } catch {
+          msg = {harnessError: `shared browser: not a JSON line: ${buf.slice(0, 200)}`};
+        }
         buf = buf.slice(nl + 1);
         if (msg.result) { got++; onResult(msg.result); }
         if (msg.harnessError) harness = msg.harnessError;

@@ -3,7 +3,7 @@
 // one JSON line saying what catapult's trace viewer imported.
 //
 //   node check.mjs FILE [--expect K=V|K~TEXT ...] [FILE [--expect ...]] ...
-//                  [--screenshot OUT.png] [--timeout-ms N]
+//                  [--screenshot OUT.png] [--timeout-ms N] [--fresh]
 //
 // A FILE not starting with '<' (ftrace text, JSON trace) is first wrapped into
 // a page with mkpage.py. It waits until the page's import finished or an
@@ -14,6 +14,9 @@
 // Exit: 0 evaluated (import failures included: the caller asserts), 1 an
 // --expect did not hold (diff on stderr), 2 harness failure.
 // Several files share one browser tab: the viewer parse dominates a check.
+// A page of the viewer the tab already runs has its trace imported there
+// (viewer.mjs, "reopened" in the result); --fresh loads every page as a user
+// opens it, for checks of the page itself rather than of its trace.
 // Inside tests/run the checks run in the run's shared browser (server.mjs,
 // reached over a Unix socket); elsewhere this launches one of its own.
 import {execFileSync} from 'node:child_process';
@@ -26,7 +29,7 @@ import {pathToFileURL, fileURLToPath} from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const USAGE = 'usage: check.mjs FILE [--expect K=V ...] ... ' +
-    '[--screenshot OUT.png] [--timeout-ms N]';
+    '[--screenshot OUT.png] [--timeout-ms N] [--fresh]';
 
 function die(msg) {
   process.stderr.write(`check.mjs: ${msg}\n`);
@@ -34,7 +37,7 @@ function die(msg) {
 }
 
 function parseArgs(argv) {
-  const opts = {files: [], screenshot: null, timeoutMs: 120000};
+  const opts = {files: [], screenshot: null, timeoutMs: 120000, fresh: false};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--screenshot' || a === '--timeout-ms') {
@@ -48,6 +51,8 @@ function parseArgs(argv) {
         const m = /^(\w+)([=~])(.*)$/s.exec(argv[++i]);
         file.expect.push({key: m[1], op: m[2], want: m[3]});
       }
+    } else if (a === '--fresh') {
+      opts.fresh = true;
     } else if (a.startsWith('--')) {
       die(`unknown option ${a}\n${USAGE}`);
     } else {
@@ -190,6 +195,7 @@ async function main() {
       page: pathToFileURL(path.resolve(pageFor(f.path, workDir, i))).href,
       shot: shotName(opts.screenshot, i, opts.files.length) &&
             path.resolve(shotName(opts.screenshot, i, opts.files.length)),
+      fresh: opts.fresh,
     }));
     const sock = await sharedSocket();
     let own = !sock;

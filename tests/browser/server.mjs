@@ -42,6 +42,7 @@ try {
 const pool = new TabPool(browser, 6);
 const results = new Map();   // page results by content (viewer.mjs, runChecks)
 let served = 0;
+let reopened = 0;   // pages whose trace went into a running viewer (viewer.mjs)
 
 function serve(conn) {
   let buf = '';
@@ -59,7 +60,9 @@ function serve(conn) {
       const loads = [];
       await runChecks(pool, jobs, timeoutMs, (result) => {
         loads.push(`${result.file} ${result.cached ? 'same as one checked' :
-                                     result.loadMs === undefined ? '-' : result.loadMs}`);
+                                     result.loadMs === undefined ? '-' : result.loadMs}` +
+                   (result.reopened ? ' (reopened)' : ''));
+        if (result.reopened) reopened++;
         send({result});
       }, results);
       served += jobs.length;
@@ -115,7 +118,7 @@ async function stop() {
   try { cpu = treeCpuSeconds(); } catch { /* not Linux */ }
   await pool.close();
   await browser.close().catch(() => {});
-  process.stdout.write(`${served} pages checked in ${pool.made} tabs\n`);
+  process.stdout.write(`${served} pages checked (${reopened} reopened) in ${pool.made} tabs\n`);
   if (cpu !== null) process.stdout.write(`browser CPU ${cpu}s\n`);
   rmSync(sock, {force: true});
   process.exit(0);

@@ -8,6 +8,15 @@
 // fresh context.  Each tab has its own browser context (storage, routes);
 // between checks its storage is cleared and it is parked on about:blank, and
 // a tab that timed out, crashed or failed in any way is closed, not reused.
+//
+// Most of a small page's load is the viewer starting (a second of CPU); its
+// trace is a tenth of that.  So a tab whose page imported cleanly stays on
+// it, and the next page written with the same viewer (the same bytes before
+// its trace part and after it) is not loaded: its trace part, parsed by the
+// browser's HTML parser (DOMParser), is imported into that running viewer by
+// the page's own loader (systraceLoad.reopen, assets/prefix.html).  Pages
+// checked with a screenshot or asked for fresh, pages of another viewer and
+// those with a trace part over REOPEN_MAX are loaded as a user opens them.
 
 import {createHash} from 'node:crypto';
 import {readFileSync} from 'node:fs';
@@ -16,6 +25,13 @@ import {fileURLToPath} from 'node:url';
 
 export const NAME_CAP = 100;   // keeps corpus-sized name lists out of the JSON line
 const VIEWPORT = {width: 1280, height: 800};
+// a bigger trace part is not sent over the DevTools pipe: its import, not
+// the viewer's start, is then the cost of a load
+const REOPEN_MAX = 16 << 20;
+const BEGIN_TRACE = Buffer.from('<!-- BEGIN TRACE -->');
+const END_TRACE = Buffer.from('<!-- END TRACE -->');
+// what precedes the trace part in every systrace page (assets/prefix.html's end)
+const REOPEN_HEAD = '<!DOCTYPE html>\n<html>\n<head>\n</head>\n<body>\n';
 
 // Runs in the page: has the import ended, one way or the other?
 function importEnded() {
@@ -111,6 +127,18 @@ function summarize(nameCap) {
   return out;
 }
 
+// Runs in the page: import the trace part of another page (html, from its
+// "<!-- BEGIN TRACE -->" on) into this page's running viewer.
+function reopenWith(html) {
+  window.systraceLoad.reopen(new DOMParser().parseFromString(html, 'text/html'));
+}
+
+// Runs in the page: can its viewer import another page's trace?
+function canReopen() {
+  const load = window.systraceLoad;
+  return !!(load && load.done && !load.error && typeof load.reopen === 'function');
+}
+
 export class TabPool {
   constructor(browser, keep) {
     this.browser = browser;
@@ -119,12 +147,17 @@ export class TabPool {
     this.made = 0;        // tabs opened in all
   }
 
-  async acquire() {
-    const kept = this.idle.pop();
-    if (kept) return kept;
+  // A kept tab, preferably one showing a page of this viewer.
+  async acquire(viewer = null) {
+    let i = this.idle.findIndex((slot) => viewer && slot.viewer === viewer);
+    if (i < 0) i = this.idle.length - 1;
+    if (i >= 0) return this.idle.splice(i, 1)[0];
     const context = await this.browser.newContext({viewport: VIEWPORT});
     this.made++;
-    const slot = {context, tab: null, errors: new Set(), external: new Set(), broken: false};
+    // viewer: the pageInfo().viewer of the page the tab shows, when its
+    // viewer can import the next page's trace (null: parked on about:blank)
+    const slot = {context, tab: null, errors: new Set(), external: new Set(), broken: false,
+                  viewer: null};
     try {
       // The page must work offline: record (and refuse) anything not local.
       await context.route(/^(?!file:|data:|blob:|about:)/, (route) => {
@@ -146,11 +179,10 @@ export class TabPool {
   async release(slot) {
     if (!slot.broken && this.idle.length < this.keep) {
       try {
-        await slot.tab.evaluate(() => {
-          try { localStorage.clear(); sessionStorage.clear(); } catch { /* none */ }
-        });
-        // frees the last trace's model; the renderer (and its code) stays
-        await slot.tab.goto('about:blank', {timeout: 10000});
+        await slot.tab.evaluate(clearStorage);
+        // frees the last trace's model; the renderer (and its code) stays.
+        // A page whose viewer will import the next trace stays instead.
+        if (!slot.viewer) await slot.tab.goto('about:blank', {timeout: 10000});
         if (!slot.broken) {
           this.idle.push(slot);
           return;
@@ -165,15 +197,29 @@ export class TabPool {
   }
 }
 
+function clearStorage() {
+  try { localStorage.clear(); sessionStorage.clear(); } catch { /* none */ }
+}
+
 // One page in a pool's tab: the JSON-able result.  A timeout marks the tab
 // broken (its page may still be running); other failures throw.
-export async function checkPage(slot, file, page, timeoutMs, shot) {
+// info: pageInfo(page); a page of the viewer the tab shows is imported
+// there (result.reopened), unless it is to be drawn (shot) or fresh.
+export async function checkPage(slot, file, page, timeoutMs, shot, info = {}, fresh = false) {
   const {tab} = slot;
   slot.errors.clear();
   slot.external.clear();
+  const reopen = !shot && !fresh && info.section && slot.viewer === info.viewer;
+  slot.viewer = null;
   const start = Date.now();
   try {
-    await tab.goto(page, {waitUntil: 'commit', timeout: timeoutMs});
+    if (reopen) {
+      await tab.evaluate(clearStorage);
+      const html = REOPEN_HEAD + new TextDecoder('utf-8').decode(info.section);
+      await tab.evaluate(reopenWith, html);
+    } else {
+      await tab.goto(page, {waitUntil: 'commit', timeout: timeoutMs});
+    }
   } catch (e) {
     slot.broken = true;
     throw e;
@@ -194,30 +240,50 @@ export async function checkPage(slot, file, page, timeoutMs, shot) {
   result.externalRequests = [...slot.external].slice(0, 20);
   result.loadMs = loadMs;
   result.file = file;
+  if (reopen) result.reopened = true;
   if (shot) {
     // The track view sets its initial zoom from a polling timer; let it draw.
     await tab.waitForTimeout(1000);
     await tab.screenshot({path: shot});
   }
+  // a page that went wrong in any way is not built on
+  if (info.section && !slot.errors.size && !slot.external.size &&
+      await tab.evaluate(canReopen)) slot.viewer = info.viewer;
   return result;
 }
 
-// The key of a page's result: its bytes and its folder (a page may refer to
-// files beside it).  What the viewer makes of a page depends on nothing
-// else, so a page identical to one already checked (a trace converted from
-// several forms of one input, say) is not loaded again.
-function pageKey(page) {
-  if (!page.startsWith('file:')) return null;
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+// What runChecks needs of a page file:
+//   key      its result's key: its bytes and its folder (a page may refer to
+//            files beside it).  What the viewer makes of a page depends on
+//            nothing else, so a page identical to one already checked (a
+//            trace converted from several forms of one input, say) is not
+//            loaded again;
+//   viewer   for a systrace page, the identity of all but its trace part:
+//            two pages with the same viewer run the same code before their
+//            trace is read;
+//   section  its bytes from "<!-- BEGIN TRACE -->" on (null: too big).
+function pageInfo(page) {
+  const none = {key: null, viewer: null, section: null};
+  if (!page.startsWith('file:')) return none;
+  let file, bytes;
   try {
-    const file = fileURLToPath(page);
-    const hash = createHash('sha256').update(readFileSync(file)).digest('hex');
-    return `${path.dirname(file)}\0${hash}`;
+    file = fileURLToPath(page);
+    bytes = readFileSync(file);
   } catch {
-    return null;
+    return none;
   }
+  const key = `${path.dirname(file)}\0${sha256(bytes)}`;
+  const begin = bytes.indexOf(BEGIN_TRACE);
+  const end = bytes.lastIndexOf(END_TRACE);
+  if (begin < 0 || end < begin) return {...none, key};
+  const viewer = `${sha256(bytes.subarray(0, begin))}:${sha256(bytes.subarray(end))}`;
+  const section = bytes.length - begin <= REOPEN_MAX ? bytes.subarray(begin) : null;
+  return {key, viewer, section};
 }
 
-// Checks jobs ({file, page (URL), shot}) in order in one tab of the pool,
+// Checks jobs ({file, page (URL), shot, fresh}) in order in one tab of the pool,
 // calling onResult(result) for each; a tab that went wrong is replaced.
 // cache (a Map, optional): results by pageKey, reused for pages checked
 // without a screenshot, marked {cached: true}.
@@ -225,14 +291,16 @@ export async function runChecks(pool, jobs, timeoutMs, onResult, cache = null) {
   let slot = null;
   try {
     for (const job of jobs) {
-      const key = cache && !job.shot ? pageKey(job.page) : null;
+      const info = pageInfo(job.page);
+      const key = cache && !job.shot ? info.key : null;
       const seen = key && cache.get(key);
       if (seen) {
         onResult({...seen, file: job.file, cached: true});
         continue;
       }
-      if (!slot) slot = await pool.acquire();
-      const result = await checkPage(slot, job.file, job.page, timeoutMs, job.shot);
+      if (!slot) slot = await pool.acquire(info.viewer);
+      const result = await checkPage(slot, job.file, job.page, timeoutMs, job.shot,
+                                     info, job.fresh);
       if (key && !result.timedOut) cache.set(key, result);
       onResult(result);
       if (slot.broken) {

@@ -5,7 +5,8 @@
 # assets on their own.  Covers exact import counts, the "</script" / "<!--"
 # escape (and that the check fails without it), a process dump plus ftrace in
 # two blocks, an empty page, and that an import failure shows "Import error"
-# instead of hanging.
+# instead of hanging; and that a page imported into the viewer another page
+# started (what other cases' checks do) comes out the same.
 . "$TOP/tests/lib.sh"
 
 B="$TOP/tests/browser"
@@ -136,7 +137,7 @@ python3 "$B/mkpage.py" empty.html || fail "mkpage empty"
 mkdir noviewer && : >noviewer/webcomponents.min.js && : >noviewer/trace_viewer_full.html
 VIEWER_DIR=noviewer python3 "$B/mkpage.py" noviewer.html basic.txt || fail "mkpage noviewer"
 
-node "$B/check.mjs" --timeout-ms 60000 \
+node "$B/check.mjs" --timeout-ms 60000 --fresh \
     basic.html --expect ok=true error=null 'title=Android System Trace' \
         'viewTitle=Android System Trace' processes=1 threads=2 slices=4 cpus=2 \
         cpuSlices=2 counters=1 asyncSlices=1 threadNames=app,main \
@@ -154,8 +155,33 @@ node "$B/check.mjs" --timeout-ms 60000 \
     >results.json || { cat results.json; fail "browser check of the assets"; }
 cat results.json
 
+# The checks of other cases import a page's trace into the viewer a page of
+# the same assets already started (check.mjs without --fresh): each of those
+# pages must come out as it did loaded on its own, an import error and the
+# pages after it included.  (Copies in another folder:
+# the same page in the same folder would be answered from the last check.)
+mkdir again
+for p in basic evil twoblocks importerror synced empty; do cp $p.html again/; done
+node "$B/check.mjs" --timeout-ms 60000 again/basic.html again/evil.html \
+    again/twoblocks.html again/importerror.html again/synced.html again/empty.html \
+    >again.json || { cat again.json; fail "browser check of pages in one viewer"; }
+python3 - results.json again.json <<'PY' || fail "a page imported into a running viewer differs"
+import json, sys
+fresh = [json.loads(l) for l in open(sys.argv[1])][:6]
+again = [json.loads(l) for l in open(sys.argv[2])]
+# a page whose import failed is not built on: the one after it is loaded
+# (the first may go into a tab the run's shared browser kept on such a page)
+want = [True, True, True, False, True]
+assert [bool(r.get('reopened')) for r in again[1:]] == want, \
+    'reopened: expected %r, got %r' % (want, [r.get('reopened') for r in again[1:]])
+for f, a in zip(fresh, again):
+    for k in ('loadMs', 'file', 'reopened', 'cached'):
+        f.pop(k, None); a.pop(k, None)
+    assert f == a, 'fresh %r\nreopened %r' % (f, a)
+PY
+
 # Without the escape the same page loses names: the check above can fail.
-node "$B/check.mjs" --timeout-ms 60000 raw.html \
+node "$B/check.mjs" --timeout-ms 60000 --fresh raw.html \
     --expect "sliceNames=$evil_names" >raw.json 2>raw.err
 rc=$?
 cat raw.json raw.err

@@ -255,11 +255,12 @@ export async function checkPage(slot, file, page, timeoutMs, shot, info = {}, fr
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 // What runChecks needs of a page file:
-//   key      its result's key: its bytes and its folder (a page may refer to
-//            files beside it).  What the viewer makes of a page depends on
-//            nothing else, so a page identical to one already checked (a
-//            trace converted from several forms of one input, say) is not
-//            loaded again;
+//   key      its result's key: its bytes, and for a page not in systrace's
+//            layout its folder too (it may refer to files beside it; in a
+//            systrace page the trace part is inert text).  What the viewer
+//            makes of a page depends on nothing else, so a page identical to
+//            one already checked (a trace converted from several forms of one
+//            input, or by two cases) is not loaded again;
 //   viewer   for a systrace page, the identity of all but its trace part:
 //            two pages with the same viewer run the same code before their
 //            trace is read;
@@ -274,25 +275,25 @@ function pageInfo(page) {
   } catch {
     return none;
   }
-  const key = `${path.dirname(file)}\0${sha256(bytes)}`;
+  const hash = sha256(bytes);
   const begin = bytes.indexOf(BEGIN_TRACE);
   const end = bytes.lastIndexOf(END_TRACE);
-  if (begin < 0 || end < begin) return {...none, key};
+  if (begin < 0 || end < begin) return {...none, key: `${path.dirname(file)}\0${hash}`};
   const viewer = `${sha256(bytes.subarray(0, begin))}:${sha256(bytes.subarray(end))}`;
   const section = bytes.length - begin <= REOPEN_MAX ? bytes.subarray(begin) : null;
-  return {key, viewer, section};
+  return {key: hash, viewer, section};
 }
 
 // Checks jobs ({file, page (URL), shot, fresh}) in order in one tab of the pool,
 // calling onResult(result) for each; a tab that went wrong is replaced.
-// cache (a Map, optional): results by pageKey, reused for pages checked
-// without a screenshot, marked {cached: true}.
+// cache (a Map, optional): results by pageInfo().key, reused for pages
+// checked without a screenshot or --fresh, marked {cached: true}.
 export async function runChecks(pool, jobs, timeoutMs, onResult, cache = null) {
   let slot = null;
   try {
     for (const job of jobs) {
       const info = pageInfo(job.page);
-      const key = cache && !job.shot ? info.key : null;
+      const key = cache && !job.shot && !job.fresh ? info.key : null;
       const seen = key && cache.get(key);
       if (seen) {
         onResult({...seen, file: job.file, cached: true});

@@ -25,9 +25,13 @@ import {fileURLToPath} from 'node:url';
 
 export const NAME_CAP = 100;   // keeps corpus-sized name lists out of the JSON line
 const VIEWPORT = {width: 1280, height: 800};
-// a bigger trace part is not sent over the DevTools pipe: its import, not
-// the viewer's start, is then the cost of a load
-const REOPEN_MAX = 16 << 20;
+// A bigger trace part is loaded: its import, not the viewer's start, is
+// then the cost of a load.  The viewer keeps something of each import it
+// replaced (about twice the trace part's size stays on its heap, making
+// every later collection slower): a tab is loaded afresh once the trace
+// parts it imported since its last load would pass REOPEN_BUDGET.
+const REOPEN_MAX = 4 << 20;
+const REOPEN_BUDGET = 16 << 20;
 const BEGIN_TRACE = Buffer.from('<!-- BEGIN TRACE -->');
 const END_TRACE = Buffer.from('<!-- END TRACE -->');
 // what precedes the trace part in every systrace page (assets/prefix.html's end)
@@ -156,8 +160,9 @@ export class TabPool {
     this.made++;
     // viewer: the pageInfo().viewer of the page the tab shows, when its
     // viewer can import the next page's trace (null: parked on about:blank)
+    // reopened: bytes of trace parts imported since the tab's last load
     const slot = {context, tab: null, errors: new Set(), external: new Set(), broken: false,
-                  viewer: null};
+                  viewer: null, reopened: 0};
     try {
       // The page must work offline: record (and refuse) anything not local.
       await context.route(/^(?!file:|data:|blob:|about:)/, (route) => {
@@ -209,8 +214,10 @@ export async function checkPage(slot, file, page, timeoutMs, shot, info = {}, fr
   const {tab} = slot;
   slot.errors.clear();
   slot.external.clear();
-  const reopen = !shot && !fresh && info.section && slot.viewer === info.viewer;
+  const reopen = !shot && !fresh && info.section && slot.viewer === info.viewer &&
+                 slot.reopened + info.section.length <= REOPEN_BUDGET;
   slot.viewer = null;
+  slot.reopened = reopen ? slot.reopened + info.section.length : 0;
   const start = Date.now();
   try {
     if (reopen) {

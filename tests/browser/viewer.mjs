@@ -214,19 +214,22 @@ export async function checkPage(slot, file, page, timeoutMs, shot, info = {}, fr
   const {tab} = slot;
   slot.errors.clear();
   slot.external.clear();
-  const reopen = !shot && !fresh && info.section && slot.viewer === info.viewer &&
-                 slot.reopened + info.section.length <= REOPEN_BUDGET;
+  let reopen = !shot && !fresh && info.section && slot.viewer === info.viewer &&
+               slot.reopened + info.section.length <= REOPEN_BUDGET;
   slot.viewer = null;
-  slot.reopened = reopen ? slot.reopened + info.section.length : 0;
   const start = Date.now();
   try {
     if (reopen) {
-      await tab.evaluate(clearStorage);
-      const html = REOPEN_HEAD + new TextDecoder('utf-8').decode(info.section);
-      await tab.evaluate(reopenWith, html);
-    } else {
-      await tab.goto(page, {waitUntil: 'commit', timeout: timeoutMs});
+      try {
+        await tab.evaluate(clearStorage);
+        const html = REOPEN_HEAD + new TextDecoder('utf-8').decode(info.section);
+        await tab.evaluate(reopenWith, html);
+      } catch {
+        reopen = false;   // the page is loaded instead
+      }
     }
+    if (!reopen) await tab.goto(page, {waitUntil: 'commit', timeout: timeoutMs});
+    slot.reopened = reopen ? slot.reopened + info.section.length : 0;
   } catch (e) {
     slot.broken = true;
     throw e;

@@ -184,7 +184,6 @@ export class TabPool {
   async release(slot) {
     if (!slot.broken && this.idle.length < this.keep) {
       try {
-        await slot.tab.evaluate(clearStorage);
         // frees the last trace's model; the renderer (and its code) stays.
         // A page whose viewer will import the next trace stays instead.
         if (!slot.viewer) await slot.tab.goto('about:blank', {timeout: 10000});
@@ -217,11 +216,14 @@ export async function checkPage(slot, file, page, timeoutMs, shot, info = {}, fr
   let reopen = !shot && !fresh && info.section && slot.viewer === info.viewer &&
                slot.reopened + info.section.length <= REOPEN_BUDGET;
   slot.viewer = null;
+  // Every page starts without the storage (the viewer's settings) the last
+  // one left: cleared from the page the tab shows, whose file: origin the
+  // next page shares, before a load or a reopen alike.
+  await tab.evaluate(clearStorage).catch(() => {});
   const start = Date.now();
   try {
     if (reopen) {
       try {
-        await tab.evaluate(clearStorage);
         const html = REOPEN_HEAD + new TextDecoder('utf-8').decode(info.section);
         await tab.evaluate(reopenWith, html);
       } catch {

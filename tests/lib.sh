@@ -49,9 +49,10 @@ run_st() {
 }
 
 # Extract the payload of trace-data block N (1-based) from an HTML file,
-# as the viewer sees it (leading newline dropped, our escape undone).
+# as the viewer sees it (leading newline dropped, our escape undone;
+# tests/tools/htmlblocks.c).
 trace_block() {
-    python3 "$TOP/tests/tools/htmlblocks.py" "$1" "$2"
+    "$BUILD/tools/htmlblocks" "$1" "$2"
 }
 
 # Headless Chromium checks (tests/browser/check.mjs) need these.

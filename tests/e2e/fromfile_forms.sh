@@ -10,7 +10,7 @@ check() {   # input expected-payload [name]
     run_st 0 --from-file "$1" -o out.html -q
     trace_block out.html 1 >got.txt
     cmp -s got.txt "$2" || { diff got.txt "$2" | head; fail "$1: payload differs from $2"; }
-    python3 "$TOP/tests/tools/htmlblocks.py" out.html check >/dev/null || fail "$1: layout"
+    "$BUILD/tools/htmlblocks" out.html check >/dev/null || fail "$1: layout"
 }
 
 check "$D/compressed_atrace_data.txt" "$D/decompressed_atrace_data.txt"

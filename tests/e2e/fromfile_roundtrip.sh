@@ -3,14 +3,14 @@
 # dump, ftrace text, clock-sync controller part) and its -j JSON, each
 # converted into the other and back; --trace-events JSON; an atrace raw
 # dump (what a failed capture keeps as .atrace); a method trace and its
-# --method-json.  Pages are compared block by block (htmlblocks.py reads
+# --method-json.  Pages are compared block by block (tools/htmlblocks reads
 # them independently of the C code), JSON by parsing.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 start_adb_server
 start_sim
 
-blocks() { python3 "$TOP/tests/tools/htmlblocks.py" "$1" count; }
+blocks() { "$BUILD/tools/htmlblocks" "$1" count; }
 same_blocks() {   # a.html b.html: the same trace-data blocks, in order
     [ "$(blocks "$1")" = "$(blocks "$2")" ] || fail "$1 and $2: block counts differ"
     i=1
@@ -43,9 +43,9 @@ import json, subprocess, sys
 d = json.load(open('cap.json', encoding='utf-8'))
 parts = [v for k, v in d.items() if k != 'controllerTraceDataKey']
 assert [k for k in d][:3] == ['androidProcessDump', 'systemTraceEvents', 'systraceController'], list(d)
-top = __import__('os').environ['TOP']
+hb = __import__('os').environ['BUILD'] + '/tools/htmlblocks'
 for i, want in enumerate(parts, 1):
-    got = subprocess.run(['python3', top + '/tests/tools/htmlblocks.py', 'cap.html', str(i)],
+    got = subprocess.run([hb, 'cap.html', str(i)],
                          capture_output=True, check=True).stdout.decode()
     assert got == want, (i, got[:200], want[:200])
 assert 'sched_switch' in parts[1]
@@ -57,7 +57,7 @@ run_st 0 --from-file te.json -o te.html -q
 assert_eq "trace-events blocks" 1 "$(blocks te.html)"
 python3 - <<'PY' || fail "--trace-events JSON did not come back"
 import json, subprocess, os
-got = subprocess.run(['python3', os.environ['TOP'] + '/tests/tools/htmlblocks.py', 'te.html', '1'],
+got = subprocess.run([os.environ['BUILD'] + '/tools/htmlblocks', 'te.html', '1'],
                      capture_output=True, check=True).stdout
 a, b = json.loads(got), json.load(open('te.json'))
 assert a == b and len(a['traceEvents']) > 100, len(a['traceEvents'])
@@ -94,8 +94,8 @@ run_st 0 --method-json mj.json m.trace
 run_st 0 --from-file mj.json -o mj.html -q
 python3 - <<'PY' || fail "--method-json did not come back"
 import json, subprocess, os
-top = os.environ['TOP'] + '/tests/tools/htmlblocks.py'
-got = subprocess.run(['python3', top, 'mj.html', '1'], capture_output=True, check=True).stdout
+hb = os.environ['BUILD'] + '/tools/htmlblocks'
+got = subprocess.run([hb, 'mj.html', '1'], capture_output=True, check=True).stdout
 a = json.loads(got)
 assert a == json.load(open('mj.json'))
 assert len([e for e in a['traceEvents'] if e.get('ph') == 'B']) == 3

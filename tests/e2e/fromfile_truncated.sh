@@ -12,7 +12,7 @@ PY
 rc=$?
 [ $rc -eq 3 ] || { cat err.txt; fail "exit $rc, expected 3"; }
 grep -q "^systrace: cut.txt: compressed trace is truncated" err.txt || fail "message"
-python3 "$TOP/tests/tools/htmlblocks.py" out.html check >/dev/null || fail "layout"
+"$BUILD/tools/htmlblocks" out.html check >/dev/null || fail "layout"
 n=$(trace_block out.html 1 | grep -c 'print: line')
 [ "$n" -gt 1000 ] && [ "$n" -lt 30000 ] || fail "kept $n lines"
 # every kept line is complete except possibly the last

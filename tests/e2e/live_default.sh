@@ -16,8 +16,8 @@ grep -q "^run atrace -z -t 1 -b 4096 sched gfx --async_start$" "$SIM_LOG" ||
 grep -q "^run atrace -z -t 1 -b 4096 sched gfx --async_stop$" "$SIM_LOG" ||
     fail "async_stop argv"
 grep -q "^run echo trace_event_clock_sync: name=[0-9a-f-]\{36\}$" "$SIM_LOG" || fail "sync"
-python3 "$TOP/tests/tools/htmlblocks.py" trace.html check >/dev/null || fail layout
-n=$(python3 "$TOP/tests/tools/htmlblocks.py" trace.html count)
+"$BUILD/tools/htmlblocks" trace.html check >/dev/null || fail layout
+n=$("$BUILD/tools/htmlblocks" trace.html count)
 [ "$n" = 3 ] || fail "$n parts, expected process dump, ftrace, controller"
 trace_block trace.html 1 | head -1 | grep -q '^PROCESS DUMP$' || fail "part 1 not PROCESS DUMP"
 trace_block trace.html 2 >ftrace.txt

@@ -11,7 +11,7 @@ start_adb_server
 TP=${TP:-$TOP/../shared/tools/perfetto/trace_processor_shell}
 
 page_text() {   # the ftrace text of a page
-    n=$(python3 "$TOP/tests/tools/htmlblocks.py" "$1" count)
+    n=$("$BUILD/tools/htmlblocks" "$1" count)
     for i in $(seq 1 "$n"); do trace_block "$1" "$i"; done | grep -E -- '-[0-9]+ +\(' || true
 }
 

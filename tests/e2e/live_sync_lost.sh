@@ -8,7 +8,7 @@ start_adb_server
 start_sim --drop-markers
 run_st 0 -o lost.html -t 1 sched gfx
 assert_contains err.txt "clock-sync marker did not come back in the trace"
-n=$(python3 "$TOP/tests/tools/htmlblocks.py" lost.html count)
+n=$("$BUILD/tools/htmlblocks" lost.html count)
 [ "$n" = 2 ] || fail "$n parts; the controller part should be left out"
 trace_block lost.html 2 | grep -q "clock_sync: name=" && fail "marker unexpectedly present"
 if [ -d "$TOP/tests/browser/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then

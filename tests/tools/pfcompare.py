@@ -24,7 +24,7 @@ import tempfile
 TOP = os.environ.get('TOP') or os.path.join(os.path.dirname(__file__), '..', '..')
 TP = os.environ.get('TRACE_PROCESSOR') or os.path.join(
     TOP, '..', 'shared', 'tools', 'perfetto', 'trace_processor_shell')
-HB = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'htmlblocks.py')
+HB = os.path.join(os.environ.get('BUILD') or os.path.join(TOP, 'build'), 'tools', 'htmlblocks')
 
 LINE = re.compile(r'^\s*(.*?)-(\d+)\s+\(\s*([\d-]+)\)\s+\[(\d+)\]\s+\S+\s+(\d+\.\d+): '
                   r'([^:]+):(.*)$')
@@ -52,9 +52,9 @@ def page_lines(out):
     if out.endswith('.json'):
         text = json.loads(data)['systemTraceEvents']
     else:
-        n = int(subprocess.run([sys.executable, HB, out, 'count'], capture_output=True,
+        n = int(subprocess.run([HB, out, 'count'], capture_output=True,
                                text=True, check=True).stdout)
-        parts = [subprocess.run([sys.executable, HB, out, str(i + 1)], capture_output=True,
+        parts = [subprocess.run([HB, out, str(i + 1)], capture_output=True,
                                 check=True).stdout.decode('utf-8', 'replace')
                  for i in range(n)]
         text = '\n'.join(p for p in parts if 'TASK-PID' in p[:400])

@@ -94,11 +94,6 @@ def main():
     if not os.access(TP, os.X_OK):
         print('Perfetto trace processor absent (%s)' % TP)
         sys.exit(77)
-    probe = subprocess.run([TP, '--version'], capture_output=True, text=True)
-    if probe.returncode != 0:
-        print('Perfetto trace processor does not run (libprotobuf32 missing?): %s'
-              % (probe.stderr.strip().split('\n') or [''])[-1])
-        sys.exit(77)
     stmts = [q for _, q in COUNTS] + [q for _, q in LISTS] + ([sql] if sql else [])
     with tempfile.NamedTemporaryFile('w', suffix='.sql', delete=False) as f:
         f.write(';\n'.join(stmts) + ';\n')
@@ -107,6 +102,13 @@ def main():
     finally:
         os.unlink(f.name)
     if r.returncode != 0:
+        # only now asked whether the shell runs at all (a probe per call
+        # cost a start of the shell, 128 times a run)
+        probe = subprocess.run([TP, '--version'], capture_output=True, text=True)
+        if probe.returncode != 0:
+            print('Perfetto trace processor does not run (libprotobuf32 missing?): %s'
+                  % (probe.stderr.strip().split('\n') or [''])[-1])
+            sys.exit(77)
         sys.stderr.write(r.stderr)
         sys.exit(1)
     res = blocks(r.stdout)

@@ -240,7 +240,7 @@ start_sim
     { cat out.txt err.txt; fail "live capture failed"; }
 [ "$(sim_state tracing_on)" = 0 ] || fail "live: device left tracing"
 trace_block live.html 2 | grep -q sched_switch || fail "live: no trace in the page"
-python3 "$TOP/tests/tools/htmlblocks.py" live.html check >/dev/null || fail "live: page layout"
+"$BUILD/tools/htmlblocks" live.html check >/dev/null || fail "live: page layout"
 "$WINE" "$EXE" --stream -t 1 -o "$(win "$T/stream.html")" sched >out.txt 2>err.txt </dev/null ||
     { cat out.txt err.txt; fail "--stream capture failed"; }
 [ "$(sim_state tracing_on)" = 0 ] || fail "--stream: device left tracing"

@@ -37,11 +37,14 @@ sys.exit(1)
 EOF
 }
 
-# wait_for SECONDS COMMAND...: retry COMMAND until it succeeds.
+# wait_for SECONDS COMMAND...: retry COMMAND until it succeeds, every
+# 0.1 s, SECONDS * 10 times (counted, not timed: no `date` per try; on a
+# loaded machine it waits longer, which only a failing wait notices)
 wait_for() {
-    _wf_end=$(( $(date +%s) + $1 )); shift
+    _wf_left=$(( $1 * 10 )); shift
     while ! "$@" >/dev/null 2>&1; do
-        [ "$(date +%s)" -ge "$_wf_end" ] && return 1
+        [ "$_wf_left" -le 0 ] && return 1
+        _wf_left=$((_wf_left - 1))
         sleep 0.1
     done
     return 0

@@ -49,29 +49,32 @@ for r in json.load(sys.stdin)["rows"]:
 same_in_both() {
     node "$TOP/tests/browser/check.mjs" --timeout-ms 180000 "$@" >classic.jsonl ||
         { cat classic.jsonl; fail "classic viewer: $*"; }
-    _sib_n=0
-    for f in "$@"; do
-        _sib_n=$((_sib_n + 1))
-        sed -n "${_sib_n}p" classic.jsonl >"classic-$_sib_n.json"
-        tp "$f" >"tp-$_sib_n.json"
-        python3 - "tp-$_sib_n.json" "classic-$_sib_n.json" <<'PY' || fail "$f: Perfetto and the classic viewer differ"
+    # one Python for all files' counts and one for the comparisons
+    rm -f tp-*.json classic-*.json
+    $TPC "$@" >tp.jsonl || fail "Perfetto's trace processor cannot read one of: $*"
+    python3 - tp.jsonl classic.jsonl <<'PY' || fail "Perfetto and the classic viewer differ"
 import json, os, sys
-p = json.load(open(sys.argv[1]))
-c = json.load(open(sys.argv[2]))
-assert c['ok'], c
+tps = [json.loads(l) for l in open(sys.argv[1])]
+classics = [json.loads(l) for l in open(sys.argv[2])]
+assert len(tps) == len(classics), (len(tps), len(classics))
 want = [e for e in os.environ.get('TP_ERRORS', '').split(',') if e]
-assert p['errors'] == want, ('Perfetto import errors', p['errors'], 'expected', want)
 keys = ['slices', 'asyncSlices', 'cpuSlices', 'counters', 'counterSamples', 'cpuCounters',
         'sliceThreads', 'namedSliceThreads']
-c['asyncSlices'] -= c['unfinishedAsyncSlices']    # Perfetto's count: finished ones
 slack = int(os.environ.get('TP_CPU_SLACK') or 0)
-if abs(p['cpuSlices'] - c['cpuSlices']) <= slack:
-    c['cpuSlices'] = p['cpuSlices']
-diff = {k: (p[k], c[k]) for k in keys if p[k] != c[k]}
-assert not diff, ('perfetto vs classic', diff)
-print('%s: both viewers: %s' % (p['file'], ', '.join('%s %d' % (k, p[k]) for k in keys)))
+for n, (p, c) in enumerate(zip(tps, classics), 1):
+    for name, d in (('tp-%d.json' % n, p), ('classic-%d.json' % n, c)):
+        with open(name, 'w') as f:
+            f.write(json.dumps(d) + '\n')
+    what = p['file']
+    assert c['ok'], (what, c)
+    assert p['errors'] == want, (what, 'Perfetto import errors', p['errors'], 'expected', want)
+    c['asyncSlices'] -= c['unfinishedAsyncSlices']    # Perfetto's count: finished ones
+    if abs(p['cpuSlices'] - c['cpuSlices']) <= slack:
+        c['cpuSlices'] = p['cpuSlices']
+    diff = {k: (p[k], c[k]) for k in keys if p[k] != c[k]}
+    assert not diff, (what, 'perfetto vs classic', diff)
+    print('%s: both viewers: %s' % (what, ', '.join('%s %d' % (k, p[k]) for k in keys)))
 PY
-    done
 }
 
 all_named() {

@@ -20,6 +20,7 @@ mean for the classic viewer, so the two can be compared directly:
                     ("name[idx]=value")
 
   tpcheck.py FILE [--sql 'select ...']
+  tpcheck.py FILE...        one object per line, in order (one Python start)
 With --sql the rows of that one query are printed too (key "rows"; the
 shell's CSV does not escape quotes: select hex(text) and decode it).
 Exit 77 (with the reason) when the trace processor or its library is
@@ -82,23 +83,14 @@ def blocks(out):
     return [list(csv.reader(io.StringIO('\n'.join(t))))[1:] for t in tables]
 
 
-def main():
-    args = sys.argv[1:]
-    sql = None
-    if '--sql' in args:
-        i = args.index('--sql')
-        sql = args[i + 1]
-        del args[i:i + 2]
-    if len(args) != 1:
-        sys.exit(__doc__)
-    if not os.access(TP, os.X_OK):
-        print('Perfetto trace processor absent (%s)' % TP)
-        sys.exit(77)
+def counts(path, sql):
+    """Perfetto's counts of one file (a dict), or exit: 77 when the shell
+    does not run here, 1 when it cannot read the file."""
     stmts = [q for _, q in COUNTS] + [q for _, q in LISTS] + ([sql] if sql else [])
     with tempfile.NamedTemporaryFile('w', suffix='.sql', delete=False) as f:
         f.write(';\n'.join(stmts) + ';\n')
     try:
-        r = subprocess.run([TP, '-q', f.name, args[0]], capture_output=True, text=True)
+        r = subprocess.run([TP, '-q', f.name, path], capture_output=True, text=True)
     finally:
         os.unlink(f.name)
     if r.returncode != 0:
@@ -110,11 +102,12 @@ def main():
                   % (probe.stderr.strip().split('\n') or [''])[-1])
             sys.exit(77)
         sys.stderr.write(r.stderr)
-        sys.exit(1)
+        sys.exit('tpcheck: %s: the trace processor cannot read it' % path)
     res = blocks(r.stdout)
     if len(res) != len(stmts):
-        sys.exit('tpcheck: %d result tables for %d queries:\n%s' % (len(res), len(stmts), r.stdout))
-    out = {'file': args[0]}
+        sys.exit('tpcheck: %s: %d result tables for %d queries:\n%s'
+                 % (path, len(res), len(stmts), r.stdout))
+    out = {'file': path}
     for (k, _), rows in zip(COUNTS, res):
         out[k] = int(rows[0][0])
     for (k, _), rows in zip(LISTS, res[len(COUNTS):]):
@@ -123,7 +116,23 @@ def main():
                   else row[0] for row in rows]
     if sql:
         out['rows'] = res[-1]
-    print(json.dumps(out))
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    sql = None
+    if '--sql' in args:
+        i = args.index('--sql')
+        sql = args[i + 1]
+        del args[i:i + 2]
+    if not args or (sql and len(args) != 1):
+        sys.exit(__doc__)
+    if not os.access(TP, os.X_OK):
+        print('Perfetto trace processor absent (%s)' % TP)
+        sys.exit(77)
+    for path in args:
+        print(json.dumps(counts(path, sql)), flush=True)
 
 
 if __name__ == '__main__':

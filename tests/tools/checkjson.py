@@ -4,7 +4,9 @@
 Parses it (strict JSON), then per (pid, tid): B/E events balance, nest,
 and never go back in time; tts (if present) never goes back either.
 Prints a one-line summary as JSON (counts), exits 1 with a message on the
-first problem.  Usage: checkjson.py FILE
+first problem.  Usage: checkjson.py FILE [FLAT]: FLAT gets the counts as
+"key<TAB>value" lines too, nested keys joined by dots (for tests/tools/
+mtrace_lib.sh's jget, which then needs no Python of its own).
 """
 import json
 import sys
@@ -64,6 +66,17 @@ def main():
     counts["threads"] = len(stacks)
     counts["other"] = doc.get("otherData", {})
     print(json.dumps(counts, sort_keys=True))
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "w", encoding="utf-8") as f:
+            flat(f, "", counts)
+
+
+def flat(f, prefix, v):
+    if isinstance(v, dict):
+        for k, x in sorted(v.items()):
+            flat(f, prefix + str(k) + ".", x)
+    else:
+        f.write("%s\t%s\n" % (prefix[:-1], v))
 
 
 if __name__ == "__main__":

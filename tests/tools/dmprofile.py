@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares method profiles by their numbers, not their whitespace.
 
-    dmprofile.py compare REFERENCE OURS
+    dmprofile.py compare REFERENCE OURS...
 
 REFERENCE is dmtracedump's text profile; OURS is either our text profile
 (same four sections) or our TSV (--method-profile-format tsv; then the
@@ -11,7 +11,8 @@ recursive calls, inclusive, exclusive, non-recursive exclusive; parent and
 child edges (calls, total calls, time); per class and per method name:
 exclusive and calls.  dmtracedump prints ART signatures with
 "<TAB>File.java" appended; that suffix is dropped before comparing.
-Prints the first differences and exits 1 if there are any.
+Each OURS is compared with REFERENCE; prints the first differences and
+exits 1 if there are any.
 """
 import re
 import sys
@@ -167,20 +168,25 @@ def compare(ref, ours):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] != "compare":
+    if len(sys.argv) < 4 or sys.argv[1] != "compare":
         sys.exit(__doc__)
-    ref, ours = parse(sys.argv[2]), parse(sys.argv[3])
+    ref = parse(sys.argv[2])
     if not ref["methods"] and ref["total"]:
         sys.exit("reference has no inclusive section")
-    diffs = compare(ref, ours)
-    for d in diffs[:20]:
-        print(d)
-    if diffs:
-        print("%d difference(s)" % len(diffs))
-        sys.exit(1)
-    print("same: total %d, %d methods, %d edges, %d class/name rows" % (
-        ref["total"], len(ref["methods"]), len(ref["edges"]),
-        len(ref["groups"]) if ours["groups"] is not None else 0))
+    bad = 0
+    for path in sys.argv[3:]:
+        ours = parse(path)
+        diffs = compare(ref, ours)
+        for d in diffs[:20]:
+            print("%s: %s" % (path, d))
+        if diffs:
+            print("%s: %d difference(s)" % (path, len(diffs)))
+            bad = 1
+            continue
+        print("%s: same: total %d, %d methods, %d edges, %d class/name rows" % (
+            path, ref["total"], len(ref["methods"]), len(ref["edges"]),
+            len(ref["groups"]) if ours["groups"] is not None else 0))
+    sys.exit(bad)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@
 #include "lib/dynbuf.h"
 #include "lib/printf.h"
 
+struct tracewriter;
+
 struct adb_device;
 struct fairlock;
 struct tracefs;
@@ -90,6 +92,9 @@ struct capture {
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
     int raw_kept;               /* --perfetto: this run's trace is in raw_path */
+    /* the page (NULL: none yet), for an agent that converts while it
+     * records (--perfetto); the others write into it only at collect */
+    struct tracewriter *page;
     int traced;                 /* every agent started: what is recorded from
                                  * here on is a capture worth keeping */
     /* the trace ended before it was stopped (a stream whose link dropped):

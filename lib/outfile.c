@@ -237,6 +237,42 @@ enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b)
     return ST_OK;
 }
 
+enum st_err outfile_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n)
+{
+    if (o->err)
+        return o->err;
+    if (off > o->written || n > o->written - off)
+        return fail(o, ST_EINVAL, EINVAL);
+    if (drain(o))
+        return o->err;
+    while (n) {
+        ssize_t r = plat_pwrite(o->fd, p, n, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return fail(o, ST_EIO, r < 0 ? errno : EIO);
+        p = (const unsigned char *)p + r;
+        n -= (size_t)r;
+        off += (uint64_t)r;
+    }
+    return ST_OK;
+}
+
+enum st_err outfile_insert(struct outfile *o, uint64_t at, uint64_t n)
+{
+    if (o->err || !n)
+        return o->err;
+    uint64_t end = o->written;
+    if (at > end)
+        return fail(o, ST_EINVAL, EINVAL);
+    if (drain(o) || copy_range(o, at, at + n, end - at, 1))
+        return o->err;
+    if (plat_seek(o->fd, end + n) < 0)
+        return fail(o, ST_EIO, errno);
+    o->written = end + n;
+    return ST_OK;
+}
+
 /* Rename into a name no file has: PATH, PATH-1.EXT, ... (never replacing
  * one that appeared meanwhile: plat_rename_noreplace). */
 static enum st_err rename_free(struct outfile *o)

@@ -61,6 +61,14 @@ FILE *outfile_stdio(struct outfile *o);
  * b < a repeats [b, a).  Both offsets must be <= tell. */
 enum st_err outfile_keep(struct outfile *o, uint64_t a, uint64_t b);
 
+/* Overwrite [off, off + n) of what was written (off + n <= tell): room
+ * left earlier for a part known only at the end (tracewriter's holes). */
+enum st_err outfile_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n);
+
+/* Make room: n bytes of undefined content appear at `at` (<= tell), what
+ * followed moves up by n and tell grows by n. */
+enum st_err outfile_insert(struct outfile *o, uint64_t at, uint64_t n);
+
 /* Flush, close and rename (or copy) into place.  With OUTFILE_KEEP_WRITTEN
  * after a failed write: ST_OK once what was written is in place,
  * outfile_tell then says how much that is and outfile_error still gives

@@ -206,6 +206,7 @@ int devrun_start(struct devrun *d, const struct viewer *v)
         return d->rc;
     }
     d->c.raw_path = d->res.raw;
+    d->c.page = d->res.w;
     d->res.device = d->c.serial;
     if (d->res.sum)
         summary_set_device(d->res.sum, d->c.model, d->c.release);

@@ -138,12 +138,16 @@ const struct optdef st_optdefs[] = {
     {"perfetto", 0, NULL, OPT_PERFETTO, SEC_GENERAL, 0,
      "record through the device's own perfetto (Android 9+): keeps the Perfetto trace as "
      "OUT.perfetto-trace beside the page and writes the page from it",
-     "-t, -b (the whole trace buffer; default 64 MB), categories (kernel ones become ftrace "
+     "-t, -b (the trace buffer, drained into the device's file every 250 ms: a capture "
+     "can be of any length; default 64 MB), categories (kernel ones become ftrace "
      "events, sched with compact sched; userspace ones atrace categories), -a, presets, "
      "several devices and Enter/Ctrl-C mean what they mean for atrace. Process names come "
      "from linux.process_stats. A category with no Perfetto equivalent is named and dropped. "
      "While it records one device shell loop waits for the session (no process per poll); "
-     "a session that ends on its own ends the wait. "
+     "a session that ends on its own ends the wait. The file is read as the session writes "
+     "it (tail -f) and converted into the page while it records, so after the stop only its "
+     "last piece is left to fetch and convert; where it cannot be followed it is pulled at "
+     "the end. "
      "Refused while atrace tracing is on (debug.atrace.user_initiated=1; and an atrace "
      "capture while a Perfetto session records); where traced is off (Android 9/10) it is "
      "turned on, saying so. Not with --stream, --target=linux, --app-profile, -k or "

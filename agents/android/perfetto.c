@@ -12,10 +12,14 @@
  *            Ctrl-C: a session that ends on its own ends the wait;
  *   stop     `kill -TERM PID` (the file is finalised), then that loop says
  *            when the pid is gone;
- *   collect  pull FILE to the .perfetto-trace beside the page (`cat` when
- *            the pull fails; a dropped link is waited out and the fetch
- *            starts over), remove it from the device, and convert it with
- *            --from-file's converter into the page.
+ *   follow   while it records, the file (write_into_file) read as it
+ *            grows, kept and converted into the page (pflive.h);
+ *   collect  the rest of the file: what following did not bring is
+ *            fetched (pffetch.h: a pull, `cat` when the pull fails; a
+ *            dropped link is waited out and the fetch starts over); the
+ *            file removed from the device, the conversion ended.  Without
+ *            a page to write into while recording, the whole file is
+ *            fetched and converted with --from-file's converter.
  *
  * Never a session left recording: cleanup (every error, interrupt and
  * signal path goes through it) kills the session and removes its file,
@@ -31,11 +35,13 @@
 #include "atrace_int.h"
 #include "devcmd.h"
 #include "formats/atrace/fromfile.h"
+#include "lib/fairlock.h"
 #include "lib/outfile.h"
 #include "lib/plat.h"
 #include "pfconfig.h"
 #include "lib/printf.h"
 #include "pffetch.h"
+#include "pflive.h"
 #include "pfwait.h"
 
 #define DEVICE_DIR "/data/misc/perfetto-traces"
@@ -50,6 +56,8 @@ struct pfrec {
     int file_on_device;
     int ended_early;        /* it ended on its own, before -t */
     struct pfwait *wait;    /* the device-side wait loop (NULL: none now) */
+    struct pflive *live;    /* the file read while it records (NULL: fetched at the end) */
+    struct fairlock lock;   /* the device, shared with live's thread */
     char path[128];         /* the device's file */
     char hint[200];         /* how a user stops it by hand */
 };
@@ -57,6 +65,15 @@ struct pfrec {
 static struct pfrec *rec_of(const struct atrace *a)
 {
     return a->way_state;
+}
+
+/* The reader stopped and gone; the device is the main thread's again. */
+static void live_end(struct atrace *a)
+{
+    struct pfrec *p = rec_of(a);
+    pflive_free(p->live);
+    p->live = NULL;
+    a->c->dev_lock = NULL;
 }
 
 static enum st_err fail(struct capture *c, enum st_err e, const char *fmt, ...)
@@ -132,6 +149,18 @@ static int parse_pid(const char *out)
     return 0;
 }
 
+/* Not fatal when it cannot: the file is then fetched at the end. */
+static void live_start(struct atrace *a)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    if (!c->page)
+        return;
+    c->dev_lock = &p->lock;
+    if (pflive_start(c, p->path, c->page, &p->live))
+        live_end(a);
+}
+
 static enum st_err pf_start(struct atrace *a)
 {
     struct capture *c = a->c;
@@ -166,6 +195,7 @@ static enum st_err pf_start(struct atrace *a)
     a->t_start_us = capture_now_us();
     if (pfwait_open(c, p->pid, &p->wait))
         dynbuf_reset(&c->err);  /* not fatal: the stop opens it again */
+    live_start(a);
     return ST_OK;
 }
 
@@ -206,26 +236,35 @@ static void remove_file(struct atrace *a)
     }
 }
 
-static enum st_err convert(struct atrace *a, const char *kept, struct tracewriter *w)
+/* The conversion's end, said the same way whichever way it ran. */
+static enum st_err converted(struct atrace *a, const char *kept, enum st_err e,
+                             const struct ff_result *res)
 {
     struct capture *c = a->c;
-    struct ff_result res;
-    enum st_err e = fromfile_convert(kept, w, &res);
     if (e == ST_ETRUNCATED) {
-        c->ui.warn(c->ui.ctx, "%s: %s", kept, res.detail);
+        c->ui.warn(c->ui.ctx, "%s: %s", kept, res->detail);
         e = ST_OK;
     }
     if (e) {
         dynbuf_reset(&c->err);
         dynbuf_printf(&c->err, "converting the Perfetto trace failed: %s; the recording is "
                       "kept in %s (open it in ui.perfetto.dev, or convert it again with: "
-                      "systrace --from-file %s)", *res.detail ? res.detail : st_strerror(e),
+                      "systrace --from-file %s)", *res->detail ? res->detail : st_strerror(e),
                       kept, kept);
         return e;
     }
-    capture_warn_cut(c, res.cut_lines);
+    capture_warn_cut(c, res->cut_lines);
     c->ui.note(c->ui.ctx, "Perfetto trace: %s", kept);
     return ST_OK;
+}
+
+static enum st_err convert(struct atrace *a, const char *kept, struct tracewriter *w)
+{
+    struct pfrec *p = rec_of(a);
+    struct ff_result res;
+    enum st_err e = p->live ? pflive_convert_end(p->live, &res)
+                            : fromfile_convert(kept, w, &res);
+    return converted(a, kept, e, &res);
 }
 
 /* Nothing could be fetched: no output, and what became of the session
@@ -247,17 +286,20 @@ static enum st_err fetch_failed(struct atrace *a, enum st_err e, const char *why
 static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
 {
     struct capture *c = a->c;
-    struct outfile *o = NULL;
+    struct pfrec *p = rec_of(a);
+    struct outfile *own = NULL, *o = p->live ? pflive_outfile(p->live) : NULL;
     if (!c->raw_path)
         return fail(c, ST_EINVAL, "%s", "no place to keep the Perfetto trace");
-    enum st_err e = outfile_open(c->raw_path, &o);
+    enum st_err e = o ? ST_OK : outfile_open(c->raw_path, &own);
     if (e) {
         enum st_err r = fail(c, e, "%s: cannot write", c->raw_path);
-        outfile_free(o);
+        outfile_free(own);
         return r;
     }
+    o = o ? o : own;
     char why[700];
-    e = pffetch(c, rec_of(a)->path, o, why, sizeof(why));
+    e = p->live ? pflive_fetch(p->live, why, sizeof(why))
+                : pffetch(c, p->path, o, why, sizeof(why));
     int fetched = !e;
     if (!e && !outfile_tell(o))
         e = fail(c, ST_ENOTRACE, "%s", "perfetto recorded nothing (an empty trace): is traced "
@@ -266,7 +308,7 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
         fail(c, e, "%s: cannot write", c->raw_path);
     c->raw_kept = !e;
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
-    outfile_free(o);
+    outfile_free(own);
     remove_file(a);
     if (!fetched)
         return fetch_failed(a, e, why);
@@ -287,6 +329,7 @@ static void pf_cleanup(struct atrace *a)
     if (p) {
         pfwait_free(p->wait);
         p->wait = NULL;
+        live_end(a);
     }
     if (!p || (!p->recording && !p->file_on_device))
         return;
@@ -357,8 +400,10 @@ static void pf_destroy(struct atrace *a)
 {
     struct pfrec *p = rec_of(a);
     if (p) {
+        live_end(a);
         pfconfig_free(&p->cfg);
         pfwait_free(p->wait);
+        fairlock_destroy(&p->lock);
     }
     free(p);
     a->way_state = NULL;
@@ -376,6 +421,7 @@ enum st_err perfetto_way_create(struct atrace *a)
     struct pfrec *p = calloc(1, sizeof(*p));
     if (!p)
         return ST_ENOMEM;
+    fairlock_init(&p->lock);
     a->way = &perfetto_way;
     a->way_state = p;
     struct dynbuf dropped;

@@ -153,7 +153,8 @@ enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats
                       "data_sources {\n  config {\n    name: \"linux.process_stats\"\n"
                       "    process_stats_config {\n      scan_all_processes_on_start: true\n"
                       "    }\n  }\n}\n"
-                      "duration_ms: %u\n", kb, dynbuf_str(&f.text), ms);
+                      "duration_ms: %u\nwrite_into_file: true\nfile_write_period_ms: %u\n",
+                      kb, dynbuf_str(&f.text), ms, PFCONFIG_WRITE_PERIOD_MS);
         /* binary: buffers 1 {size_kb 1, fill_policy 4 = RING_BUFFER (1)} */
         pbw_uint(&sub, 1, kb);
         pbw_uint(&sub, 4, 1);
@@ -170,6 +171,8 @@ enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats
         pbw_msg(&sub, 1, &ds);
         pbw_msg(&cfg->binary, 2, &sub);
         pbw_uint(&cfg->binary, 3, ms);
+        pbw_uint(&cfg->binary, 8, 1);         /* write_into_file */
+        pbw_uint(&cfg->binary, 9, PFCONFIG_WRITE_PERIOD_MS);
         if (!e && !cfg->binary.len)
             e = ST_ENOMEM;
     }

@@ -1,7 +1,8 @@
 /*
  * The TraceConfig of a `--perfetto` capture, built from the options as
  * Perfetto's own record script and `perfetto` short form do
- * (perfetto-recording.md §1): one buffer (-b, the whole trace buffer),
+ * (perfetto-recording.md §1): one buffer (-b) written into the file every
+ * PFCONFIG_WRITE_PERIOD_MS (write_into_file),
  * linux.ftrace with the kernel categories as ftrace_events (sched with
  * compact sched), the userspace ones as atrace_categories and -a as
  * atrace_apps, linux.process_stats for process names, duration_ms from
@@ -16,6 +17,10 @@
 #include "lib/dynbuf.h"
 
 #define PFCONFIG_DEFAULT_KB (64 * 1024)
+/* write_into_file: the session writes its file every this many ms, so
+ * the host reads and converts it while it records (pflive.h) and the
+ * buffer only holds one period of data; a capture can be of any length */
+#define PFCONFIG_WRITE_PERIOD_MS 250
 
 struct pfconfig {
     struct dynbuf text, binary;

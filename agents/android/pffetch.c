@@ -10,13 +10,18 @@
 
 struct fetch {
     struct outfile *o;
+    pffetch_tap_fn tap;
+    void *tap_ctx;
     char errtext[256];      /* cat's stderr */
     size_t nerr;
 };
 
 static enum st_err to_file(void *ctx, const void *b, size_t n)
 {
-    return outfile_write(((struct fetch *)ctx)->o, b, n);
+    struct fetch *f = ctx;
+    if (f->tap)
+        f->tap(f->tap_ctx, outfile_tell(f->o), b, n);
+    return outfile_write(f->o, b, n);
 }
 
 static enum st_err keep_err(void *ctx, const void *b, size_t n)
@@ -68,7 +73,13 @@ static enum st_err fetch_once(struct capture *c, const char *path, struct fetch 
 enum st_err pffetch(struct capture *c, const char *path, struct outfile *o, char *why,
                     size_t n)
 {
-    struct fetch f = {o, "", 0};
+    return pffetch_tap(c, path, o, NULL, NULL, why, n);
+}
+
+enum st_err pffetch_tap(struct capture *c, const char *path, struct outfile *o,
+                        pffetch_tap_fn tap, void *tap_ctx, char *why, size_t n)
+{
+    struct fetch f = {o, tap, tap_ctx, "", 0};
     char tries[2][300] = {"", ""};
     int by_cat = 0, again = 0;
     enum st_err e;

@@ -11,6 +11,7 @@
 #define SYSTRACE_PFFETCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "agents/capture.h"
 #include "lib/error.h"
@@ -22,5 +23,11 @@ struct outfile;
  * failed write of o stops at once (outfile_error says which). */
 enum st_err pffetch(struct capture *c, const char *path, struct outfile *o, char *why,
                     size_t n);
+
+/* The same, with every chunk also shown to tap at its offset in the file
+ * (a try that starts over shows the file from offset 0 again). */
+typedef void (*pffetch_tap_fn)(void *ctx, uint64_t off, const void *p, size_t n);
+enum st_err pffetch_tap(struct capture *c, const char *path, struct outfile *o,
+                        pffetch_tap_fn tap, void *tap_ctx, char *why, size_t n);
 
 #endif

@@ -12,6 +12,7 @@
 
 #define TICK "0.1"          /* seconds between looks: the stop's latency */
 #define SLICE_MS 250        /* one read while waiting until gone */
+#define LOCKED_MS 50        /* the most one read holds the device (pflive.h reads beside) */
 
 struct pfwait {
     struct capture *c;
@@ -91,7 +92,8 @@ enum st_err pfwait_read(struct pfwait *w, int ms)
             return ended(w);
         double left = (end - capture_now_us()) / 1e3;
         fairlock_acquire(w->c->dev_lock);
-        enum st_err e = adb_cmd_read(w->cmd, &sink, left > 0 ? (int)left + 1 : 0);
+        int slice = left > 0 ? (int)left + 1 : 0;
+        enum st_err e = adb_cmd_read(w->cmd, &sink, slice > LOCKED_MS ? LOCKED_MS : slice);
         fairlock_release(w->c->dev_lock);
         if (e == ST_ETIMEOUT && left > 0)
             continue;

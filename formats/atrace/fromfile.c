@@ -525,29 +525,89 @@ static void ff_free(struct ff *f)
     dynbuf_free(&f->bhead);
 }
 
+static enum st_err ff_init(struct ff *f, const char *path, struct tracewriter *w,
+                          struct ff_result *res)
+{
+    memset(res, 0, sizeof(*res));
+    memset(f, 0, sizeof(*f));
+    f->w = w;
+    f->res = res;
+    f->path = path;
+    tw_text_sink(w, &f->ts);
+    dynbuf_init(&f->sniff, SNIFF_MAX);
+    dynbuf_init(&f->bhead, BLOCK_HEAD);
+    f->guard = tguard_new(&f->ts, 0);
+    if (!f->guard)
+        return ST_ENOMEM;
+    tguard_sink(f->guard, &f->gts);
+    return ST_OK;
+}
+
+/* The end of a conversion: what it kept, and cut input said. */
+static enum st_err ff_done(struct ff *f, enum st_err e)
+{
+    f->res->cut_lines = tguard_cut_lines(f->guard);
+    if (!e && f->res->truncated)
+        e = ST_ETRUNCATED;
+    return e;
+}
+
 enum st_err fromfile_convert(const char *path, struct tracewriter *w,
                              struct ff_result *res)
 {
-    memset(res, 0, sizeof(*res));
     struct ff f;
-    memset(&f, 0, sizeof(f));
-    f.w = w;
-    f.res = res;
-    f.path = path;
-    tw_text_sink(w, &f.ts);
-    dynbuf_init(&f.sniff, SNIFF_MAX);
-    dynbuf_init(&f.bhead, BLOCK_HEAD);
-    f.guard = tguard_new(&f.ts, 0);
-    if (!f.guard)
-        return ST_ENOMEM;
-    tguard_sink(f.guard, &f.gts);
+    enum st_err e = ff_init(&f, path, w, res);
+    if (e)
+        return e;
     struct ff_input in = {.f = &f, .input = input};
-    enum st_err e = ff_read(path, &in);
+    e = ff_read(path, &in);
     if (!e && !in.method)
         e = finish(&f);
-    res->cut_lines = tguard_cut_lines(f.guard);
-    if (!e && res->truncated)
-        e = ST_ETRUNCATED;
+    e = ff_done(&f, e);
     ff_free(&f);
     return e;
+}
+
+struct ff_push {
+    struct ff f;
+    struct ff_result res;
+    enum st_err err;
+};
+
+enum st_err ff_push_new(struct tracewriter *w, int flags, struct ff_push **out)
+{
+    struct ff_push *p = calloc(1, sizeof(*p));
+    *out = p;
+    if (!p)
+        return ST_ENOMEM;
+    enum st_err e = ff_init(&p->f, NULL, w, &p->res);
+    p->f.pf_live = !!(flags & FF_PUSH_HOLE);
+    return e;
+}
+
+enum st_err ff_push(struct ff_push *p, const void *data, size_t n)
+{
+    if (!p->err && n)
+        p->err = input(&p->f, data, n);
+    return p->err;
+}
+
+enum st_err ff_push_finish(struct ff_push *p)
+{
+    if (!p->err)
+        p->err = finish(&p->f);
+    return ff_done(&p->f, p->err);
+}
+
+const struct ff_result *ff_push_result(const struct ff_push *p)
+{
+    return &p->res;
+}
+
+void ff_push_free(struct ff_push *p)
+{
+    if (!p)
+        return;
+    ff_free(&p->f);
+    free(p);
 }

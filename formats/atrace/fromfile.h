@@ -59,4 +59,19 @@ struct ff_result {
 enum st_err fromfile_convert(const char *path, struct tracewriter *w,
                              struct ff_result *res);
 
+/* The same conversion fed piece by piece (a trace read from a device
+ * while it records): ff_push as bytes arrive, ff_push_finish at the end
+ * (its return as fromfile_convert's; ff_push_result), then ff_push_free.  FF_PUSH_HOLE:
+ * a Perfetto trace's process dump is written at the end into room kept
+ * in front of its text (tw_hole) rather than after it, as from a pipe. */
+#define FF_PUSH_HOLE 1
+struct ff_push;
+enum st_err ff_push_new(struct tracewriter *w, int flags, struct ff_push **out);
+/* Sticky: after the first error every call returns it. */
+enum st_err ff_push(struct ff_push *p, const void *data, size_t n);
+enum st_err ff_push_finish(struct ff_push *p);
+/* What it did (fromfile_convert's res); valid until ff_push_free. */
+const struct ff_result *ff_push_result(const struct ff_push *p);
+void ff_push_free(struct ff_push *p);
+
 #endif

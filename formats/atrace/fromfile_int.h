@@ -63,6 +63,12 @@ struct ff {
     const char *path;
     struct pftrace *pf;
     int pf_dump_after;          /* no second pass (a pipe): the dump goes last */
+    /* ... or, pushed with FF_PUSH_HOLE: scanned as it arrives, the dump
+     * written at the end into room kept before the text */
+    int pf_live, pf_begun, pf_has_hole;
+    struct pftrace *pf_scan;
+    struct dynbuf pf_pending;   /* held back until the room is sized */
+    struct tw_hole pf_hole;
 };
 
 /* The ftrace chain: decoder -> thread -> flags -> repair -> guard -> part. */

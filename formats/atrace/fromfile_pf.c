@@ -11,6 +11,10 @@
  * be, then the conversion proper from the main read loop.  From a pipe
  * there is no second look: the dump goes after the text, where the classic
  * viewer still reads it (Perfetto then names threads, not processes).
+ * A trace pushed as it arrives (ff_push with FF_PUSH_HOLE, a recording
+ * read while the device writes it) is scanned alongside the conversion
+ * and its dump written at the end into room kept in front of the text
+ * (tw_hole), so both viewers name processes without a second pass.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +26,8 @@
 #include "lib/plat.h"
 
 #define SCAN_CHUNK (1024 * 1024)
+#define LIVE_PENDING_MAX ((size_t)8 << 20)
+#define LIVE_HOLE_SLACK ((size_t)64 << 10)
 
 static const char header[] =
     "# tracer: nop\n#\n"
@@ -83,14 +89,27 @@ static enum st_err dump_write(void *ctx, const void *p, size_t n)
     return ff_verbatim_write(ctx, p, n);
 }
 
-static enum st_err process_dump(struct ff *f)
+/* The dump from t's names (the scan's when there was one). */
+static enum st_err process_dump(struct ff *f, const struct pftrace *t)
 {
-    if (!pftrace_processes(f->pf))
+    if (!pftrace_processes(t))
         return ST_OK;
     enum st_err e = ff_verbatim_begin(f, "androidProcessDump");
     if (!e)
-        e = pftrace_process_dump(f->pf, dump_write, f);
+        e = pftrace_process_dump(t, dump_write, f);
     return e ? e : ff_verbatim_end(f);
+}
+
+static enum st_err text_begin(struct ff *f)
+{
+    enum st_err e = tw_begin(f->w, "systemTraceEvents");
+    if (e)
+        return e;
+    f->res->parts++;
+    f->text_parts++;
+    tguard_begin(f->guard, 1);
+    pftrace_set_output(f->pf, f->gts.write, f->gts.ctx);
+    return f->gts.write(f->gts.ctx, header, sizeof(header) - 1);
 }
 
 enum st_err ff_pf_begin(struct ff *f)
@@ -98,6 +117,11 @@ enum st_err ff_pf_begin(struct ff *f)
     f->pf = pftrace_new();
     if (!f->pf)
         return ST_ENOMEM;
+    if (f->pf_live) {       /* the page begins in live_open */
+        f->pf_scan = pftrace_new();
+        dynbuf_init(&f->pf_pending, LIVE_PENDING_MAX);
+        return f->pf_scan ? ST_OK : ST_ENOMEM;
+    }
     struct plat_stat st;
     int fd = -1;
     if (f->path && strcmp(f->path, "-") && plat_stat(f->path, &st) == 0 && st.kind == PLAT_FILE)
@@ -106,16 +130,66 @@ enum st_err ff_pf_begin(struct ff *f)
     if (fd >= 0) {
         prescan(f, fd);
         close(fd);
-        e = process_dump(f);
+        e = process_dump(f, f->pf);
     } else
         f->pf_dump_after = 1;
-    if (e || (e = tw_begin(f->w, "systemTraceEvents")))
-        return e;
-    f->res->parts++;
-    f->text_parts++;
-    tguard_begin(f->guard, 1);
-    pftrace_set_output(f->pf, f->gts.write, f->gts.ctx);
-    return f->gts.write(f->gts.ctx, header, sizeof(header) - 1);
+    return e ? e : text_begin(f);
+}
+
+/* ---- a trace converted as it arrives (ff_push with FF_PUSH_HOLE) ------- */
+
+static enum st_err count_write(void *ctx, const void *p, size_t n)
+{
+    (void)p;
+    *(size_t *)ctx += n;
+    return ST_OK;
+}
+
+/* Room for the dump (twice what the scan knows so far: later processes
+ * rarely double it, and a bigger dump still fits, the slow way), then
+ * the text part and the bytes held back until now. */
+static enum st_err live_open(struct ff *f)
+{
+    size_t known = 0;
+    pftrace_process_dump(f->pf_scan, count_write, &known);
+    enum st_err e = tw_hole(f->w, 2 * known + LIVE_HOLE_SLACK, &f->pf_hole);
+    f->pf_has_hole = !e;
+    if (e == ST_EUNSUPPORTED) {     /* JSON: the dump goes after the text */
+        f->pf_dump_after = 1;
+        e = ST_OK;
+    }
+    f->pf_begun = 1;
+    if (!e)
+        e = text_begin(f);
+    if (!e && f->pf_pending.len)
+        e = pftrace_feed(f->pf, f->pf_pending.data, f->pf_pending.len);
+    dynbuf_free(&f->pf_pending);
+    return e;
+}
+
+/* Held back until the scan has seen processes (the first process tree
+ * comes at the start of a recording) or LIVE_PENDING_MAX arrived. */
+static enum st_err live_feed(struct ff *f, const void *p, size_t n, int *held)
+{
+    pftrace_scan_feed(f->pf_scan, p, n);    /* junk is the conversion's to report */
+    *held = 0;
+    if (f->pf_begun)
+        return ST_OK;
+    if (!pftrace_processes(f->pf_scan) && n <= LIVE_PENDING_MAX - f->pf_pending.len) {
+        *held = 1;
+        return dynbuf_add(&f->pf_pending, p, n) ? ST_ENOMEM : ST_OK;
+    }
+    return live_open(f);
+}
+
+static enum st_err live_dump(struct ff *f)
+{
+    pftrace_scan_finish(f->pf_scan);
+    enum st_err e = tw_hole_begin(f->w, &f->pf_hole);
+    if (!e)
+        e = process_dump(f, f->pf_scan);
+    enum st_err e2 = tw_hole_end(f->w, &f->pf_hole);
+    return e ? e : e2;
 }
 
 static enum st_err pf_error(struct ff *f, enum st_err e)
@@ -129,6 +203,10 @@ static enum st_err pf_error(struct ff *f, enum st_err e)
 
 enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n)
 {
+    int held = 0;
+    enum st_err le = f->pf_scan ? live_feed(f, p, n, &held) : ST_OK;
+    if (le || held)
+        return le ? pf_error(f, le) : ST_OK;
     enum st_err e = pftrace_feed(f->pf, p, n);
     return e ? pf_error(f, e) : ST_OK;
 }
@@ -160,6 +238,11 @@ static void notes(struct ff *f)
 
 enum st_err ff_pf_finish(struct ff *f)
 {
+    if (f->pf_scan && !f->pf_begun) {
+        enum st_err e = live_open(f);
+        if (e)
+            return pf_error(f, e);
+    }
     enum st_err e = pftrace_finish(f->pf);
     if (e == ST_ETRUNCATED) {
         f->res->truncated = 1;
@@ -173,11 +256,15 @@ enum st_err ff_pf_finish(struct ff *f)
     tguard_end(f->guard);
     if ((e = tw_end(f->w)))
         return e;
-    return f->pf_dump_after ? process_dump(f) : ST_OK;
+    if (f->pf_has_hole)
+        return live_dump(f);
+    return f->pf_dump_after ? process_dump(f, f->pf) : ST_OK;
 }
 
 void ff_pf_free(struct ff *f)
 {
     pftrace_free(f->pf);
-    f->pf = NULL;
+    pftrace_free(f->pf_scan);
+    dynbuf_free(&f->pf_pending);
+    f->pf = f->pf_scan = NULL;
 }

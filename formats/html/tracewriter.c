@@ -26,7 +26,12 @@ static const char synth_header[] =
 
 enum st_err tw_put(struct tracewriter *w, const void *p, size_t n)
 {
-    return outfile_write(w->o, p, n);
+    if (!w->capture)
+        return outfile_write(w->o, p, n);
+    enum st_err e = dynbuf_add(w->capture, p, n);
+    if (e && !w->capture_err)
+        w->capture_err = e;
+    return e;
 }
 
 static enum st_err put(struct tracewriter *w, const void *p, size_t n)
@@ -347,6 +352,10 @@ void tw_free(struct tracewriter *w)
 {
     if (!w)
         return;
+    if (w->capture) {
+        dynbuf_free(w->capture);
+        free(w->capture);
+    }
     outfile_free(w->o);
     dynbuf_free(&w->hdr);
     dynbuf_free(&w->bounds);

@@ -93,6 +93,22 @@ enum st_err tw_end(struct tracewriter *w);
  * splitting and escaping state are reset and the tee is told.  Not for
  * stdout (no keep support). */
 enum st_err tw_restart_part(struct tracewriter *w);
+
+/* Room for a part known only at the end (HTML, between parts): a page
+ * converted while a trace arrives keeps its process dump, which Perfetto
+ * reads only before the ftrace text, in front.  The room is blank lines
+ * (whitespace between elements, to browsers and to Perfetto).  Then
+ * tw_hole_begin, one whole part (tw_begin .. tw_end), tw_hole_end: the
+ * part is written into the room and the rest stays blank; a part bigger
+ * than the room moves everything after it up (a copy of the page's
+ * tail, the slow way, only when the guess was short).  Tees see the part
+ * when it is written.  ST_EUNSUPPORTED for JSON. */
+struct tw_hole {
+    uint64_t at, len;
+};
+enum st_err tw_hole(struct tracewriter *w, size_t len, struct tw_hole *h);
+enum st_err tw_hole_begin(struct tracewriter *w, const struct tw_hole *h);
+enum st_err tw_hole_end(struct tracewriter *w, const struct tw_hole *h);
 enum st_err tw_commit(struct tracewriter *w);
 /* Frees; removes the temporary file unless committed.  NULL is a no-op. */
 void tw_free(struct tracewriter *w);

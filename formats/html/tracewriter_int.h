@@ -36,6 +36,13 @@ struct tracewriter {
     struct dynbuf bounds;       /* uint64_t output offsets of split tags */
     size_t mark_len;            /* bytes of split tag + replayed header */
     int splits_done;            /* continuation blocks of finished parts */
+    /* a part written into a hole: rendered here first (tw_hole_begin) */
+    struct dynbuf *capture;
+    enum st_err capture_err;    /* the first failed append to it */
+    struct hole_saved {
+        int pending_close, last_nl, ftrace;
+        uint64_t part_start, part_bytes;
+    } saved;
 };
 
 enum st_err tw_put(struct tracewriter *w, const void *p, size_t n);

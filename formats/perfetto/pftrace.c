@@ -572,14 +572,20 @@ enum st_err pftrace_finish(struct pftrace *t)
     return ST_OK;
 }
 
+/* A scan (finished or still fed) names the dump; else the conversion. */
+static const struct pfnames *dump_names(const struct pftrace *t)
+{
+    return t->scanned || t->scanning ? t->scan_names : t->names;
+}
+
 enum st_err pftrace_process_dump(const struct pftrace *t, st_write_fn write, void *ctx)
 {
-    return pfnames_dump(t->scanned ? t->scan_names : t->names, write, ctx);
+    return pfnames_dump(dump_names(t), write, ctx);
 }
 
 size_t pftrace_processes(const struct pftrace *t)
 {
-    return pfnames_processes(t->scanned ? t->scan_names : t->names);
+    return pfnames_processes(dump_names(t));
 }
 
 const struct pftrace_stats *pftrace_stats(const struct pftrace *t)

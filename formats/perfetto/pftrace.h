@@ -63,7 +63,9 @@ void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx);
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n);
 enum st_err pftrace_finish(struct pftrace *t);
 
-/* Processes known (0: no dump to write). */
+/* Processes known (0: no dump to write): of the scan once one was fed
+ * (also while it is fed: a trace scanned as it arrives), else of the
+ * conversion. */
 size_t pftrace_processes(const struct pftrace *t);
 /* The PROCESS DUMP part's text (ST_ENOTRACE: no process known). */
 enum st_err pftrace_process_dump(const struct pftrace *t, st_write_fn write, void *ctx);

@@ -1,7 +1,9 @@
 # --perfetto through the real adb server and the simulator's perfetto: the
 # device's own trace is kept beside the page (byte for byte the file the
-# device wrote, checked by Perfetto's trace processor), the page holds its
-# events as Perfetto's to_ftrace prints them, the device file is removed
+# device wrote, checked by Perfetto's trace processor), read while the
+# session writes it (tail -f; pulled at the end where tail cannot follow),
+# the page holds its events as Perfetto's to_ftrace prints them and the
+# blocks --from-file of the kept trace writes, the device file is removed
 # and no session is left recording on any exit path; Android 9 (binary
 # config, the trace fetched with cat), traced off, Android 8 (no
 # perfetto), two devices.
@@ -9,6 +11,17 @@
 . "$TOP/tests/adb-env.sh"
 start_adb_server
 TP=${TP:-$TOP/../shared/tools/perfetto/trace_processor_shell}
+
+same_blocks() {    # PAGE KEPT: PAGE's blocks are --from-file KEPT's
+    "$SYSTRACE" --from-file "$2" -o ff.html -q || fail "--from-file $2"
+    n=$("$BUILD/tools/htmlblocks" "$1" count)
+    [ "$n" = "$("$BUILD/tools/htmlblocks" ff.html count)" ] || fail "$1: $n blocks"
+    for i in $(seq 1 "$n"); do
+        trace_block "$1" "$i" >a.blk
+        trace_block ff.html "$i" >b.blk
+        cmp -s a.blk b.blk || { diff a.blk b.blk | head -5; fail "$1: block $i differs"; }
+    done
+}
 
 page_text() {   # the ftrace text of a page
     n=$("$BUILD/tools/htmlblocks" "$1" count)
@@ -61,6 +74,17 @@ else
 fi
 trace_block cap.html 1 | grep -q "^PROCESS DUMP" || fail "no process names"
 
+# -- read while it records: written every 250 ms, followed with tail -f, so
+# nothing is left to pull after the stop; the page is --from-file's
+case "$cfg" in *"write_into_file=1 period_ms=250"*) ;; *) fail "not written as it records: $cfg" ;; esac
+grep -q "^run tail -c +1 -f /data/misc/perfetto-traces/systrace-" "$SIM_LOG" ||
+    fail "the file was not followed"
+! grep -q "^sync RECV /data/misc/perfetto-traces/systrace-" "$SIM_LOG" ||
+    fail "the file was pulled though it was followed"
+pf_same cap.perfetto-trace
+same_blocks cap.html cap.perfetto-trace
+wait_for 10 sh -c "! sadb shell pidof tail | grep -q ." || fail "tail left running on the device"
+
 # -- Ctrl-C and SIGHUP stop early and still write; SIGTERM writes nothing
 for sig in INT HUP TERM; do
     n=$(pf_loops)
@@ -110,17 +134,27 @@ run_st 0 --perfetto -t 1 -o boot.html -e "$SIM_SERIAL" sched
 [ -s boot.perfetto-trace ] || fail "tracing_on=1 at boot: no trace"
 pf_no_session "tracing_on=1 at boot"
 
-# -- Android 9: binary config (no --txt); traced off: turned on, saying so
-start_sim --sdk 28 --traced-off
+# -- Android 9: binary config (no --txt); traced off: turned on, saying so;
+# with no tail -f to follow the file, it is fetched at the end
+start_sim --sdk 28 --traced-off --no-tail-follow
 run_st 0 --perfetto -t 1 -o p9.html -e "$SIM_SERIAL" sched gfx
 case "$(sim_state perfetto_config)" in *"txt=0"*) ;; *) fail "Android 9: not binary" ;; esac
 # adbd cannot read the trace directory before Android 10: cat fetches it
 grep -q "^run cat /data/misc/perfetto-traces/systrace-" "$SIM_LOG" || fail "Android 9: not cat"
 pf_same p9.perfetto-trace
+same_blocks p9.html p9.perfetto-trace
 assert_contains out.txt "traced is off"
 [ "$(sadb shell getprop persist.traced.enable | tr -d '\r')" = 1 ] || fail "traced not on"
 [ -s p9.perfetto-trace ] || fail "Android 9: no trace"
 pf_no_session "Android 9"
+
+# -- a toybox without tail -f: the file is pulled at the end, the same page
+start_sim --no-tail-follow
+run_st 0 --perfetto -t 1 -o nof.html -e "$SIM_SERIAL" sched gfx
+grep -q "^sync RECV /data/misc/perfetto-traces/systrace-" "$SIM_LOG" || fail "not pulled"
+pf_same nof.perfetto-trace
+same_blocks nof.html nof.perfetto-trace
+pf_no_session "no tail -f"
 
 # -- Android 8: one clear line, nothing started
 start_sim --sdk 26

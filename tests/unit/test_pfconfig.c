@@ -90,6 +90,10 @@ static void test_split(void **state)
     assert_non_null(strstr(t, "atrace_apps: \"com.other\""));
     assert_non_null(strstr(t, "compact_sched {\n        enabled: true"));
     assert_non_null(strstr(t, "name: \"linux.process_stats\""));
+    /* written into the file as it records, so the host reads it meanwhile */
+    assert_non_null(strstr(t, "write_into_file: true\nfile_write_period_ms: 250\n"));
+    assert_int_equal(top_varint(&c, 8), 1);
+    assert_int_equal(top_varint(&c, 9), PFCONFIG_WRITE_PERIOD_MS);
     assert_null(strstr(t, "nope"));
     /* binary: data_sources[0].config is linux.ftrace with the same fields
      * (FtraceConfig: 1 events, 2 atrace categories, 3 apps), [1] process_stats */

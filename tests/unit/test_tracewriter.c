@@ -425,6 +425,91 @@ static void json_never_split(void **st)
     free(text);
 }
 
+/* A part written into room kept before the text: in place when it fits
+ * (the rest blank lines), the page moved up when it does not; the text
+ * after it untouched either way, the tee told of the part when written. */
+static char *with_hole(size_t room, const char *dump, struct teelog *tee, size_t *blank)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "%s/out.html", tmpdir);
+    struct viewer v = fake_viewer();
+    struct tracewriter *w;
+    assert_int_equal(tw_open(path, TW_HTML, &v, &w), ST_OK);
+    struct tw_tee t = {tee_begin, tee_write, tee_end, tee_restart, tee};
+    tw_set_tee(w, &t);
+    struct tw_hole h;
+    assert_int_equal(tw_hole(w, room, &h), ST_OK);
+    assert_int_equal(tw_begin(w, "systemTraceEvents"), ST_OK);
+    static const char ev[] = "# tracer: nop\n a-1 [000] 1.0: x\n";
+    assert_int_equal(tw_write(w, ev, strlen(ev)), ST_OK);
+    assert_int_equal(tw_end(w), ST_OK);
+    assert_int_equal(tw_hole_begin(w, &h), ST_OK);
+    assert_int_equal(tw_begin(w, "androidProcessDump"), ST_OK);
+    assert_int_equal(tw_write(w, dump, strlen(dump)), ST_OK);
+    assert_int_equal(tw_end(w), ST_OK);
+    assert_int_equal(tw_hole_end(w, &h), ST_OK);
+    assert_int_equal(tw_commit(w), ST_OK);
+    tw_free(w);
+    size_t len;
+    char *all = tu_read(path, &len);
+    assert_non_null(all);
+    char *b = strstr(all, "<!-- BEGIN TRACE -->\n");
+    assert_non_null(b);
+    char *out = strdup(b + strlen("<!-- BEGIN TRACE -->\n"));
+    free(all);
+    *blank = 0;
+    for (const char *p = out; *p; p++)
+        *blank += *p == ' ' || *p == '\n';
+    return out;
+}
+
+static void hole_part(void **st)
+{
+    (void)st;
+    static const char dump[] = "PROCESS DUMP\nUSER PID NAME\nroot 1 init </script>\n";
+    const char *part = "  <script class=\"trace-data\" type=\"application/text\">\n"
+                       "PROCESS DUMP\nUSER PID NAME\nroot 1 init <\\/script>\n  </script>\n";
+    const char *text = "  <script class=\"trace-data\" type=\"application/text\">\n"
+                       "# tracer: nop\n a-1 [000] 1.0: x\n  </script>\n<!-- END TRACE -->";
+    size_t sizes[] = {4096, 200, 0};
+    for (int i = 0; i < 3; i++) {
+        struct teelog tee;
+        memset(&tee, 0, sizeof(tee));
+        dynbuf_init(&tee.names, 4096);
+        dynbuf_init(&tee.bytes, 4096);
+        size_t blank;
+        char *out = with_hole(sizes[i], dump, &tee, &blank);
+        /* the part first, blank lines (short ones) up to the room's size, the text */
+        assert_memory_equal(out, part, strlen(part));
+        const char *after = out + strlen(part);
+        size_t pad = sizes[i] > strlen(part) ? sizes[i] - strlen(part) : 0;
+        for (size_t k = 0; k < pad; k++)
+            assert_true(after[k] == ' ' || after[k] == '\n');
+        assert_true(pad == 0 || after[pad - 1] == '\n');
+        assert_null(memchr(after, 'x', pad));
+        assert_memory_equal(after + pad, text, strlen(text));
+        const char *nl = after;
+        for (size_t k = 0; k < pad; k++)
+            if (after[k] == '\n') {
+                assert_true(after + k - nl < 64);
+                nl = after + k + 1;
+            }
+        assert_string_equal(dynbuf_str(&tee.names), "systemTraceEvents;androidProcessDump;");
+        assert_int_equal(tee.ends, 2);
+        free(out);
+        dynbuf_free(&tee.names);
+        dynbuf_free(&tee.bytes);
+    }
+    /* JSON has no room between members */
+    char path[128];
+    snprintf(path, sizeof(path), "%s/out.json", tmpdir);
+    struct tracewriter *w;
+    struct tw_hole h;
+    assert_int_equal(tw_open(path, TW_JSON, NULL, &w), ST_OK);
+    assert_int_equal(tw_hole(w, 100, &h), ST_EUNSUPPORTED);
+    tw_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +520,7 @@ int main(void)
         cmocka_unit_test(tee_sees_everything),
         cmocka_unit_test(json_never_split),
         cmocka_unit_test(restart_part),
+        cmocka_unit_test(hole_part),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

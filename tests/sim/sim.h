@@ -35,6 +35,7 @@ struct sim_opts {
     int crlf;                   /* shell: output through a PTY (\r\n) */
     int overflow;
     int no_stream;              /* atrace without --stream (before Android 7) */
+    int no_tail_follow;         /* tail knows no -f */
     int traced_off;             /* persist.traced.enable=0 (Android 9/10 off Pixel) */
     int tracing_on_at_boot;     /* tracing_on=1 with no atrace (some phones boot so) */
     int drop_markers;           /* trace_marker writes succeed but vanish */
@@ -117,7 +118,8 @@ struct sim_setprop {
 struct sim_running {
     int pid;                    /* 0: free slot */
     int sig;                    /* pending signal, 0: none */
-    int perfetto;               /* a perfetto session (/proc/PID, pidof) */
+    int perfetto;               /* a perfetto session (/proc/PID) */
+    const char *comm;           /* static; pidof lists it by this name */
 };
 
 struct sim_device {
@@ -169,6 +171,8 @@ int sim_alloc_pid(struct sim_device *dev);
  * sim_run_start returns -1 when the table is full. */
 int sim_run_start(struct sim_device *dev, int pid);
 int sim_run_signal(struct sim_device *dev, int pid);   /* pending, 0: none */
+/* The name `pidof` finds it by (static; perfetto, tail). */
+void sim_run_set_comm(struct sim_device *dev, int pid, const char *comm);
 void sim_run_end(struct sim_device *dev, int pid);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * Builtin commands of the simulated device and their dispatch table.
- * File commands (ls, cat, rm, mkdir, test) are in sim_cmds_fs.c, ps in
- * sim_ps.c, atrace in sim_atrace.c (its --stream in sim_stream.c), am in
- * sim_am.c, kill in sim_kill.c.  Output texts follow
+ * File commands (ls, cat, rm, mkdir, test) are in sim_cmds_fs.c, tail in
+ * sim_tail.c, ps in sim_ps.c, atrace in sim_atrace.c (its --stream in
+ * sim_stream.c), am in sim_am.c, kill in sim_kill.c.  Output texts follow
  * toybox/mksh on Android 13 where a client might look at them; an
  * unknown command prints "sh: NAME: not found" and exits 127.
  */
@@ -225,11 +225,10 @@ static int cmd_pidof(struct sh_cmd *c)
         }
     struct sim_device *dev = c->sh->dev;
     for (int i = 1; i < c->argc; i++) {
-        if (strcmp(c->argv[i], "perfetto"))
-            continue;
         pthread_mutex_lock(&dev->lock);
         for (int j = 0; j < SIM_MAX_RUNNING; j++)
-            if (dev->running[j].pid && dev->running[j].perfetto) {
+            if (dev->running[j].pid && dev->running[j].comm &&
+                !strcmp(dev->running[j].comm, c->argv[i])) {
                 sink_printf(c->out, "%s%d", found ? " " : "", dev->running[j].pid);
                 found = 1;
             }
@@ -359,6 +358,7 @@ static const struct builtin {
     {"sh", cmd_sh, 0},
     {"sleep", cmd_sleep, 0},
     {"su", cmd_su, 1},
+    {"tail", sim_cmd_tail, 0},
     {"test", sim_cmd_test, 0},
     {"true", cmd_true, 0},
     {"uname", cmd_uname, 0},

@@ -21,6 +21,9 @@ int sim_cmd_setprop(struct sh_cmd *c);
 /* sim_am.c */
 int sim_cmd_am(struct sh_cmd *c);
 
+/* sim_tail.c */
+int sim_cmd_tail(struct sh_cmd *c);
+
 /* sim_kill.c */
 int sim_cmd_kill(struct sh_cmd *c);
 

@@ -1,6 +1,7 @@
 /*
  * Signals on the simulated device: a table of the commands that run until
- * signalled (atrace --stream) and the `kill` builtin that signals them.
+ * signalled (atrace --stream, perfetto, tail -f) and the `kill` builtin
+ * that signals them.
  * A running command registers its pid and polls for a pending signal; it
  * decides itself what the signal does (atrace stops and cleans up on INT,
  * TERM, HUP and QUIT; KILL ends it on the spot).
@@ -26,6 +27,8 @@ int sim_run_start(struct sim_device *dev, int pid)
         if (!dev->running[i].pid) {
             dev->running[i].pid = pid;
             dev->running[i].sig = 0;
+            dev->running[i].perfetto = 0;
+            dev->running[i].comm = NULL;
             rc = 0;
         }
     pthread_mutex_unlock(&dev->lock);
@@ -47,6 +50,15 @@ int sim_run_signal(struct sim_device *dev, int pid)
     int sig = r ? r->sig : 0;
     pthread_mutex_unlock(&dev->lock);
     return sig;
+}
+
+void sim_run_set_comm(struct sim_device *dev, int pid, const char *comm)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct sim_running *r = find(dev, pid);
+    if (r)
+        r->comm = comm;
+    pthread_mutex_unlock(&dev->lock);
 }
 
 void sim_run_end(struct sim_device *dev, int pid)

@@ -65,6 +65,7 @@ static const char usage[] =
     "  --event-rate N        generated events per traced second (20000); also the\n"
     "                        rate atrace --stream writes in real time\n"
     "  --no-stream           atrace without --stream (before Android 7): unknown option\n"
+    "  --no-tail-follow      tail knows no -f: unknown option\n"
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
     "  --perfetto-unreadable perfetto's files: pull and cat refused (EACCES)\n"
     "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
@@ -192,6 +193,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->no_z = 1;
             else if (!strcmp(a, "--no-stream"))
                 o->no_stream = 1;
+            else if (!strcmp(a, "--no-tail-follow"))
+                o->no_tail_follow = 1;
             else if (!strcmp(a, "--traced-off"))
                 o->traced_off = 1;
             else if (!strcmp(a, "--perfetto-unreadable"))

@@ -8,9 +8,10 @@
  * with --txt, else binary.  --background prints the session's pid alone on
  * a line and returns; the session records for duration_ms (0: until
  * stopped), `kill -TERM`/`-INT`/`-HUP` stop it early with the file
- * finalised, `kill -KILL` leaves the output empty.  /proc/PID exists and
+ * finalised, `kill -KILL` stops it on the spot.  /proc/PID exists and
  * `pidof perfetto` lists it while it records.  The output file is created
- * empty at the start and written at the end (sim_pfwrite.c).
+ * empty at the start and written at the end, or every period with
+ * write_into_file (sim_pffile.c); it is complete before the pid goes.
  *
  * Quirks: below SDK 28 there is no perfetto (sim_cmds.c); SDK 28 knows no
  * --txt (getopt's "unrecognized option"), and below SDK 29 adbd's sync
@@ -26,36 +27,21 @@
 #include "sim_perfetto.h"
 #include "sim_atrace.h"
 #include "sim_shell.h"
-#include "sim_wire.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define CONFIG_MAX (1u << 20)
-
-struct session {
-    struct sim_device *dev;
-    int pid;
-    char path[512];
-    struct pf_config cfg;
-    uint64_t begin_ns;
-};
-
-static int stopped(void *arg)
-{
-    struct session *s = arg;
-    return sim_run_signal(s->dev, s->pid) != 0;
-}
 
 static void describe(struct sim_device *dev, const struct pf_config *c, int txt)
 {
     struct dynbuf b;
     dynbuf_init(&b, 8192);
-    dynbuf_printf(&b, "duration_ms=%u buffer_kb=%u compact_sched=%d process_stats=%d txt=%d",
-                  c->duration_ms, c->buffer_kb, c->compact_sched, c->process_stats, txt);
+    dynbuf_printf(&b, "duration_ms=%u buffer_kb=%u compact_sched=%d process_stats=%d txt=%d"
+                  " write_into_file=%d period_ms=%u", c->duration_ms, c->buffer_kb,
+                  c->compact_sched, c->process_stats, txt, c->write_into_file,
+                  c->file_write_period_ms);
     const char *names[] = {" events=", " categories=", " apps="};
     char *const *lists[] = {c->events, c->cats, c->apps};
     size_t counts[] = {c->nevents, c->ncats, c->napps};
@@ -84,77 +70,19 @@ static void count(struct sim_device *dev, int running, int finished, int killed)
     pthread_mutex_unlock(&dev->lock);
 }
 
-/* The file's bytes pass through here so the state can name its CRC
- * (tests compare what the host kept with what the device wrote). */
-struct crc_sink {
-    struct sim_sink k;
-    struct sim_sink *to;
-    uLong crc;
-    unsigned long long size;
-};
-
-static int crc_write(struct sim_sink *k, const void *p, size_t n)
+/* Record, and only then let the pid go: a host that waits for it to
+ * vanish finds the file complete. */
+static int record(struct pf_session *s)
 {
-    struct crc_sink *c = (struct crc_sink *)k;
-    c->crc = crc32(c->crc, p, (uInt)n);
-    c->size += n;
-    return sink_write(c->to, p, n);
-}
-
-static int write_file(struct session *s, struct sim_sink *out)
-{
-    struct crc_sink c = {{crc_write, NULL, NULL}, out, crc32(0, Z_NULL, 0), 0};
-    int rc = pf_write_trace(s->dev, &s->cfg, s->begin_ns, sim_now_ns(), &c.k);
-    /* --perfetto-corrupt: a packet whose first field has wire type 7 */
-    static const unsigned char bad[] = {0x0a, 0x03, 0x07, 0x07, 0x07};
-    if (!rc && s->dev->opt.pf_corrupt)
-        rc = sink_write(&c.k, bad, sizeof(bad));
-    pthread_mutex_lock(&s->dev->lock);
-    s->dev->trace->pf_last_crc = c.crc;
-    s->dev->trace->pf_last_size = c.size;
-    pthread_mutex_unlock(&s->dev->lock);
-    return rc;
-}
-
-/* --disconnect-perfetto-after: the link drops while the session records
- * (which it goes on doing, as perfetto --background does on a phone). */
-static uint64_t drop_link(struct session *s, uint64_t ns)
-{
-    uint64_t at = s->dev->opt.pf_drop_ms * 1000000u;
-    if (!at || at >= ns || !sim_drop_armed(s->dev) || sim_sleep(at, stopped, s))
-        return ns;
-    sim_log(s->dev, "perfetto", "the link drops while recording");
-    sim_drop_here(s->dev, NULL, 0);
-    return ns == UINT64_MAX ? ns : ns - at;
-}
-
-/* Record until the duration is over or a signal came; write the file. */
-static int record(struct session *s)
-{
-    uint64_t ns = s->cfg.duration_ms ? (uint64_t)s->cfg.duration_ms * 1000000u : UINT64_MAX;
-    sim_sleep(drop_link(s, ns), stopped, s);
-    int sig = sim_run_signal(s->dev, s->pid);
-    int rc = 0;
-    if (sig == SIGKILL) {
-        sim_log(s->dev, "perfetto", "killed: empty file");
-    } else if (!sim_stopping) {
-        struct sim_sink *out;
-        if (sim_fs_open_write(s->dev->fs, s->path, 0, s->pid, &out) == 0) {
-            rc = write_file(s, out);
-            if (out->close)
-                out->close(out);
-        } else {
-            rc = -1;
-        }
-        sim_log(s->dev, "perfetto", rc ? "write failed" : "trace written");
-    }
+    int killed;
+    int rc = pf_record(s, &killed);
     /* counted before the pid goes: kill -KILL returns once it is gone */
-    count(s->dev, -1, sig != SIGKILL, sig == SIGKILL);
+    count(s->dev, -1, !killed, killed);
     sim_run_end(s->dev, s->pid);
     return rc;
 }
 
-static void session_free(struct session *s)
+static void session_free(struct pf_session *s)
 {
     pf_config_free(&s->cfg);
     free(s);
@@ -162,7 +90,7 @@ static void session_free(struct session *s)
 
 static void *session_thread(void *arg)
 {
-    struct session *s = arg;
+    struct pf_session *s = arg;
     record(s);
     session_free(s);
     return NULL;
@@ -227,7 +155,7 @@ static int read_config(struct sh_cmd *c, const char *src, struct dynbuf *b)
     return n == 0 ? 0 : -1;
 }
 
-static int start(struct sh_cmd *c, struct session *s, int background)
+static int start(struct sh_cmd *c, struct pf_session *s, int background)
 {
     struct sim_device *dev = c->sh->dev;
     struct sim_sink *out;
@@ -253,8 +181,10 @@ static int start(struct sh_cmd *c, struct session *s, int background)
     }
     pthread_mutex_lock(&dev->lock);
     for (int i = 0; i < SIM_MAX_RUNNING; i++)
-        if (dev->running[i].pid == s->pid)
+        if (dev->running[i].pid == s->pid) {
             dev->running[i].perfetto = 1;
+            dev->running[i].comm = "perfetto";
+        }
     pthread_mutex_unlock(&dev->lock);
     count(dev, 1, 0, 0);
     s->begin_ns = sim_now_ns();
@@ -289,7 +219,7 @@ int sim_cmd_perfetto(struct sh_cmd *c)
     }
     struct dynbuf raw;
     dynbuf_init(&raw, CONFIG_MAX);
-    struct session *s = calloc(1, sizeof(*s));
+    struct pf_session *s = calloc(1, sizeof(*s));
     char err[256] = "";
     int rc = 1;
     if (!s || read_config(c, cfgsrc, &raw)) {

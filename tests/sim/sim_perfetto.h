@@ -1,8 +1,8 @@
 /*
- * `perfetto` on the simulated device (sim_perfetto.c) and the Perfetto
- * trace it writes (sim_pfwrite.c): the same generated kernel activity as
- * an atrace dump (sim_tracegen.c), encoded as binary protobuf the way
- * traced_probes records it.
+ * `perfetto` on the simulated device (sim_perfetto.c), the file a session
+ * writes (sim_pffile.c) and the Perfetto trace in it (sim_pfwrite.c): the
+ * same generated kernel activity as an atrace dump (sim_tracegen.c),
+ * encoded as binary protobuf the way traced_probes records it.
  */
 #ifndef ADBSIM_SIM_PERFETTO_H
 #define ADBSIM_SIM_PERFETTO_H
@@ -19,6 +19,8 @@ struct sh_cmd;
 struct pf_config {
     uint32_t duration_ms;           /* 0: until stopped */
     uint32_t buffer_kb;
+    int write_into_file;            /* written every period, not at the end */
+    uint32_t file_write_period_ms;  /* as given (0: perfetto's default) */
     int compact_sched;
     int process_stats;              /* a linux.process_stats data source */
     char *events[PF_MAX_ITEMS];     /* ftrace_events, "group/name" */
@@ -40,6 +42,33 @@ int pf_config_binary(const uint8_t *p, size_t n, struct pf_config *c, char *err,
  * atrace categories, frequency and idle).  -1 when out failed. */
 int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
                    uint64_t begin_ns, uint64_t end_ns, struct sim_sink *out);
+
+/* The same trace in pieces (write_into_file): each pf_writer_upto call
+ * appends the events up to upto_ns as whole packets (the first call the
+ * system info and process tree before them).  live: the events appear as
+ * time passes (end_ns UINT64_MAX: until stopped) and are drained, so the
+ * buffer size caps nothing.  cfg and out must outlive the writer. */
+struct pf_writer;
+struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *cfg,
+                                uint64_t begin_ns, uint64_t end_ns, int live,
+                                struct sim_sink *out);
+int pf_writer_upto(struct pf_writer *w, uint64_t upto_ns);   /* -1: out failed */
+void pf_writer_free(struct pf_writer *w);
+
+/* A recording session: sim_perfetto.c starts it, sim_pffile.c records. */
+struct pf_session {
+    struct sim_device *dev;
+    int pid;
+    char path[512];
+    struct pf_config cfg;
+    uint64_t begin_ns;
+};
+
+/* Record until duration_ms is over or `kill` signals the session, writing
+ * the file as the config says (at the end, or every period with
+ * write_into_file); the file is complete and closed on return.  0, or -1
+ * when it could not be written; *killed: kill -KILL ended it. */
+int pf_record(struct pf_session *s, int *killed);
 
 int sim_cmd_perfetto(struct sh_cmd *c);
 

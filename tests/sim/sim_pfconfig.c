@@ -8,7 +8,8 @@
  *
  * TraceConfig: buffers 1 { size_kb 1 }, data_sources 2 { config 1 {
  * name 1, ftrace_config 100 { ftrace_events 1, atrace_categories 2,
- * atrace_apps 3, compact_sched 12 { enabled 1 } } } }, duration_ms 3.
+ * atrace_apps 3, compact_sched 12 { enabled 1 } } } }, duration_ms 3,
+ * write_into_file 8, file_write_period_ms 9.
  */
 #include "sim_perfetto.h"
 
@@ -50,6 +51,10 @@ static int set_field(struct pf_config *c, const char *key, size_t kl, const char
 #define KEY(k) (kl == sizeof(k) - 1 && !memcmp(key, k, kl))
     if (KEY("duration_ms") && !*path)
         c->duration_ms = (uint32_t)strtoul(v, NULL, 10);
+    else if (KEY("write_into_file") && !*path)
+        c->write_into_file = vl == 4 && !memcmp(v, "true", 4);
+    else if (KEY("file_write_period_ms") && !*path)
+        c->file_write_period_ms = (uint32_t)strtoul(v, NULL, 10);
     else if (KEY("size_kb") && !strcmp(path, "buffers"))
         c->buffer_kb = (uint32_t)strtoul(v, NULL, 10);
     else if (KEY("ftrace_events"))
@@ -228,6 +233,10 @@ int pf_config_binary(const uint8_t *p, size_t n, struct pf_config *c, char *err,
             r = inner(&f, 1, source_config, c);
         else if (f.num == 3 && f.wire == PB_VARINT)
             c->duration_ms = (uint32_t)f.v;
+        else if (f.num == 8 && f.wire == PB_VARINT)
+            c->write_into_file = f.v != 0;
+        else if (f.num == 9 && f.wire == PB_VARINT)
+            c->file_write_period_ms = (uint32_t)f.v;
         if (r < 0)
             break;
     }

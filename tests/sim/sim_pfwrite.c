@@ -11,6 +11,11 @@
  *   comms) when the config enables it, else as full events; sched_wakeup,
  *   cpu_frequency, cpu_idle and print (the atrace slices) as full events.
  *
+ * The trace is written whole (pf_write_trace) or in pieces as time passes
+ * (pf_writer_upto, for write_into_file): each piece ends with every CPU's
+ * bundle flushed, and a bundle carries its own intern table and absolute
+ * first timestamp, so pieces need nothing from earlier ones.
+ *
  * Timestamps keep the text's microsecond resolution.  Binder and
  * workqueue lines of the model are not encoded (the config decides which
  * events a phone records; these are rarely asked for).  Perfetto's trace
@@ -42,16 +47,22 @@ struct pcpu {
     uint64_t last_sw, last_wk;
 };
 
-struct pfw {
+struct pf_writer {
     struct pcpu cpu[NCPU];
     struct dynbuf pkt, sub, tmp;
     int compact;
     struct sim_sink *out;
     int failed;
+    const struct pf_config *cfg;
+    int header_done;
+    struct tracegen *gen;
+    const char *tags[PF_MAX_ITEMS + 1];     /* the generator's, kept here */
+    char *buf;                              /* its text */
+    size_t carry;                           /* an unfinished line */
 };
 
 /* The packet in w->pkt, as a Trace.packet, to the output. */
-static void emit(struct pfw *w)
+static void emit(struct pf_writer *w)
 {
     pbw_uint(&w->pkt, 10, 1);     /* trusted_packet_sequence_id */
     dynbuf_reset(&w->tmp);
@@ -60,7 +71,7 @@ static void emit(struct pfw *w)
         w->failed = 1;
 }
 
-static void flush_cpu(struct pfw *w, int cpu)
+static void flush_cpu(struct pf_writer *w, int cpu)
 {
     static const uint32_t num[NARR] = {1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12};
     struct pcpu *c = &w->cpu[cpu];
@@ -88,7 +99,7 @@ static void flush_cpu(struct pfw *w, int cpu)
     c->last_sw = c->last_wk = 0;
 }
 
-static size_t intern(struct pfw *w, int cpu, const char *s, size_t n)
+static size_t intern(struct pf_writer *w, int cpu, const char *s, size_t n)
 {
     struct pcpu *c = &w->cpu[cpu];
     for (size_t i = 0; i < c->nintern; i++)
@@ -132,7 +143,7 @@ static uint64_t state_bits(const char *args)
     return *s == 'S' ? 1 : *s == 'D' ? 2 : 0;
 }
 
-static void full_event(struct pfw *w, int cpu, uint64_t ts, int tid, uint32_t id,
+static void full_event(struct pf_writer *w, int cpu, uint64_t ts, int tid, uint32_t id,
                        struct dynbuf *body)
 {
     struct pcpu *c = &w->cpu[cpu];
@@ -145,7 +156,7 @@ static void full_event(struct pfw *w, int cpu, uint64_t ts, int tid, uint32_t id
     dynbuf_free(&ev);
 }
 
-static void sched_event(struct pfw *w, int cpu, uint64_t ts, int tid, int switch_,
+static void sched_event(struct pf_writer *w, int cpu, uint64_t ts, int tid, int switch_,
                         const char *args)
 {
     struct pcpu *c = &w->cpu[cpu];
@@ -195,7 +206,7 @@ static void sched_event(struct pfw *w, int cpu, uint64_t ts, int tid, int switch
 }
 
 /* One line of the model's text: "%16s-%-5d (-----) [%03d] FLAG S.US: ev: args". */
-static void line(struct pfw *w, const char *s, size_t len)
+static void line(struct pf_writer *w, const char *s, size_t len)
 {
     char l[1024];
     if (len >= sizeof(l))
@@ -256,7 +267,7 @@ static void line(struct pfw *w, const char *s, size_t len)
         flush_cpu(w, cpu);
 }
 
-static void header_packets(struct pfw *w, const struct pf_config *cfg)
+static void header_packets(struct pf_writer *w, const struct pf_config *cfg)
 {
     pbw_str(&w->sub, 1, "Linux");
     pbw_str(&w->sub, 3, "5.10.107-android13-4-00001-g0123456789ab");
@@ -303,23 +314,48 @@ static unsigned groups_of(const struct pf_config *cfg)
     return g;
 }
 
-int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
-                   uint64_t begin_ns, uint64_t end_ns, struct sim_sink *out)
+/* The generator's text for the trace: the events the config asked for
+ * over the session's time.  Ring buffer (the file written at the end):
+ * --size-mb over the window, else what the buffer holds.  Live
+ * (write_into_file): drained every period, so no buffer cap; --size-mb is
+ * spread over duration_ms when there is one, else --event-rate rules. */
+static struct tracegen *generator(struct pf_writer *w, struct sim_device *dev,
+                                  const struct pf_config *cfg, uint64_t begin_ns,
+                                  uint64_t end_ns, int live)
 {
-    struct pfw *w = calloc(1, sizeof(*w));
-    const char *tags[PF_MAX_ITEMS + 1];
-    char *buf = malloc(CHUNK);
-    if (!w || !buf) {
-        free(w);
-        free(buf);
-        return -1;
-    }
     size_t nt = 0;
     for (size_t i = 0; i < cfg->ncats; i++)
         for (int k = 0; k < sim_category_count(); k++)
             if (sim_category_is_user(k) && !strcmp(sim_category_name(k), cfg->cats[i]))
-                tags[nt++] = sim_category_name(k);
-    tags[nt] = NULL;
+                w->tags[nt++] = sim_category_name(k);
+    w->tags[nt] = NULL;
+    struct tracegen_cfg g;
+    memset(&g, 0, sizeof(g));
+    g.begin_ns = begin_ns;
+    g.end_ns = end_ns;
+    g.has_window = 1;
+    g.groups = groups_of(cfg);
+    g.tags = w->tags;
+    g.event_rate = dev->opt.event_rate;
+    g.seed = dev->opt.seed;
+    g.live = live;
+    if (!live || end_ns != UINT64_MAX)
+        g.target_bytes = dev->opt.size_mb * 1000000u;
+    /* text bytes the trace buffer holds: compact sched is about 8 times
+     * denser than the text */
+    if (!live && !dev->opt.size_mb)
+        g.max_bytes = (uint64_t)(cfg->buffer_kb ? cfg->buffer_kb : 2048) * 1024u * 8u;
+    return tracegen_new(&g);
+}
+
+struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *cfg,
+                                uint64_t begin_ns, uint64_t end_ns, int live,
+                                struct sim_sink *out)
+{
+    struct pf_writer *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NULL;
+    w->cfg = cfg;
     w->out = out;
     w->compact = cfg->compact_sched;
     dynbuf_init(&w->pkt, BUF_MAX);
@@ -330,39 +366,46 @@ int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
         for (int i = 0; i < NARR; i++)
             dynbuf_init(&w->cpu[c].arr[i], BUF_MAX);
     }
-    header_packets(w, cfg);
+    w->buf = malloc(CHUNK);
+    w->gen = generator(w, dev, cfg, begin_ns, end_ns, live);
+    if (!w->buf || !w->gen) {
+        pf_writer_free(w);
+        return NULL;
+    }
+    return w;
+}
 
-    struct tracegen_cfg g;
-    memset(&g, 0, sizeof(g));
-    g.begin_ns = begin_ns;
-    g.end_ns = end_ns;
-    g.has_window = 1;
-    g.groups = groups_of(cfg);
-    g.tags = tags;
-    g.target_bytes = dev->opt.size_mb * 1000000u;
-    /* text bytes the trace buffer holds: compact sched is about 8 times
-     * denser than the text */
-    if (!dev->opt.size_mb)
-        g.max_bytes = (uint64_t)(cfg->buffer_kb ? cfg->buffer_kb : 2048) * 1024u * 8u;
-    g.event_rate = dev->opt.event_rate;
-    g.seed = dev->opt.seed;
-    struct tracegen *gen = tracegen_new(&g);
-    size_t n, carry = 0;
-    while (gen && !w->failed && (n = tracegen_read(gen, buf + carry, CHUNK - carry)) > 0) {
-        n += carry;
+int pf_writer_upto(struct pf_writer *w, uint64_t upto_ns)
+{
+    if (!w->header_done)
+        header_packets(w, w->cfg);
+    w->header_done = 1;
+    size_t n;
+    char *buf = w->buf;
+    while (!w->failed && (n = tracegen_read_upto(w->gen, buf + w->carry, CHUNK - w->carry,
+                                                 upto_ns)) > 0) {
+        n += w->carry;
         size_t at = 0;
         for (char *nl; (nl = memchr(buf + at, '\n', n - at)); at = (size_t)(nl - buf) + 1)
             if (buf[at] != '#')
                 line(w, buf + at, (size_t)(nl - buf) - at);
-        carry = n - at;
-        memmove(buf, buf + at, carry);
-        if (CHUNK - carry < TRACEGEN_MIN_READ)
-            carry = 0;
+        w->carry = n - at;
+        memmove(buf, buf + at, w->carry);
+        if (CHUNK - w->carry < TRACEGEN_MIN_READ)
+            w->carry = 0;
     }
+    /* every bundle self-contained (its own intern table and first
+     * timestamp), so the file ends on whole packets after each call */
     for (int c = 0; c < NCPU; c++)
         flush_cpu(w, c);
-    int rc = w->failed || !gen ? -1 : 0;
-    tracegen_free(gen);
+    return w->failed ? -1 : 0;
+}
+
+void pf_writer_free(struct pf_writer *w)
+{
+    if (!w)
+        return;
+    tracegen_free(w->gen);
     for (int c = 0; c < NCPU; c++) {
         dynbuf_free(&w->cpu[c].events);
         for (int i = 0; i < NARR; i++)
@@ -371,7 +414,15 @@ int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
     dynbuf_free(&w->pkt);
     dynbuf_free(&w->sub);
     dynbuf_free(&w->tmp);
+    free(w->buf);
     free(w);
-    free(buf);
+}
+
+int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
+                   uint64_t begin_ns, uint64_t end_ns, struct sim_sink *out)
+{
+    struct pf_writer *w = pf_writer_new(dev, cfg, begin_ns, end_ns, 0, out);
+    int rc = w ? pf_writer_upto(w, UINT64_MAX) : -1;
+    pf_writer_free(w);
     return rc;
 }

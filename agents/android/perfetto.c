@@ -10,8 +10,8 @@
  *   wait     one device shell loops until /proc/PID is gone (pfwait.h),
  *            read a slice at a time while the host waits for -t, Enter or
  *            Ctrl-C: a session that ends on its own ends the wait;
- *   stop     `kill -TERM PID` (the file is finalised), then that loop says
- *            when the pid is gone;
+ *   stop     `kill -TERM PID` (the file is finalised), and in the same
+ *            shell a loop that looks every 10 ms says when the pid is gone;
  *   follow   while it records, the file (write_into_file) read as it
  *            grows, kept and converted into the page (pflive.h);
  *   collect  the rest of the file: what following did not bring is
@@ -35,6 +35,7 @@
 #include "atrace_int.h"
 #include "devcmd.h"
 #include "formats/atrace/fromfile.h"
+#include "lib/debug.h"
 #include "lib/fairlock.h"
 #include "lib/outfile.h"
 #include "lib/plat.h"
@@ -193,7 +194,7 @@ static enum st_err pf_start(struct atrace *a)
     snprintf(p->hint, sizeof(p->hint), "adb -s %s shell kill %d", c->serial, p->pid);
     c->stop_hint = p->hint;
     a->t_start_us = capture_now_us();
-    if (pfwait_open(c, p->pid, &p->wait))
+    if (pfwait_open(c, p->pid, 0, &p->wait))
         dynbuf_reset(&c->err);  /* not fatal: the stop opens it again */
     live_start(a);
     return ST_OK;
@@ -206,14 +207,10 @@ static enum st_err pf_stop(struct atrace *a)
     a->t_stop_us = capture_now_us();
     if (!p->recording)
         return ST_OK;
-    char cmd[96];
-    snprintf(cmd, sizeof(cmd), "kill -TERM %d 2>/dev/null; true", p->pid);
-    struct adb_result r;
-    enum st_err e = dev_script(c, cmd, 4096, &r);
-    if (e)
-        return e;
-    adb_result_free(&r);
-    e = pfwait_until_gone(c, &p->wait, p->pid, GONE_WAIT_MS);
+    /* one shell sends the signal and sees the session end */
+    pfwait_free(p->wait);
+    p->wait = NULL;
+    enum st_err e = pfwait_until_gone(c, &p->wait, p->pid, 1, GONE_WAIT_MS);
     if (e == ST_ETIMEOUT)
         return fail(c, e, "the Perfetto session (pid %d) did not end within %d s of kill -TERM",
                     p->pid, GONE_WAIT_MS / 1000);
@@ -310,12 +307,14 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
     outfile_free(own);
     remove_file(a);
+    ST_DBG(DBG_ATRACE, "perfetto: %s removed from the device", p->path);
     if (!fetched)
         return fetch_failed(a, e, why);
     if (!e && !kept)
         e = ST_ENOMEM;
     if (!e)
         e = convert(a, kept, w);
+    ST_DBG(DBG_ATRACE, "perfetto: conversion ended: %s", st_strerror(e));
     free(kept);
     return e;
 }

@@ -10,7 +10,8 @@
 #include "lib/debug.h"
 #include "lib/fairlock.h"
 
-#define TICK "0.1"          /* seconds between looks: the stop's latency */
+#define TICK "0.1"          /* seconds between looks while it records */
+#define STOP_TICK "0.01"    /* ... once stopped: the stop's latency */
 #define SLICE_MS 250        /* one read while waiting until gone */
 #define LOCKED_MS 50        /* the most one read holds the device (pflive.h reads beside) */
 
@@ -47,16 +48,20 @@ static enum st_err on_err(void *ctx, const void *p, size_t n)
     return ST_OK;
 }
 
-enum st_err pfwait_open(struct capture *c, int pid, struct pfwait **out)
+enum st_err pfwait_open(struct capture *c, int pid, int stop, struct pfwait **out)
 {
     *out = NULL;
     struct pfwait *w = calloc(1, sizeof(*w));
     if (!w)
         return ST_ENOMEM;
     w->c = c;
-    char script[128];
-    snprintf(script, sizeof(script),
-             "while [ -d /proc/%d ]; do sleep " TICK "; done; echo gone", pid);
+    char script[160];
+    if (stop)
+        snprintf(script, sizeof(script), "kill -TERM %d 2>/dev/null; while [ -d /proc/%d ]; "
+                 "do sleep " STOP_TICK "; done; echo gone", pid, pid);
+    else
+        snprintf(script, sizeof(script),
+                 "while [ -d /proc/%d ]; do sleep " TICK "; done; echo gone", pid);
     fairlock_acquire(c->dev_lock);
     enum st_err e = adb_cmd_start(c->dev, dev_dump_mode(c), script, &w->cmd);
     fairlock_release(c->dev_lock);
@@ -111,13 +116,13 @@ const char *pfwait_error(const struct pfwait *w)
     return w->why;
 }
 
-enum st_err pfwait_until_gone(struct capture *c, struct pfwait **w, int pid, int ms)
+enum st_err pfwait_until_gone(struct capture *c, struct pfwait **w, int pid, int stop, int ms)
 {
     double end = capture_now_us() + ms * 1e3;
     int again = 0;      /* opened again after a dropped link */
     for (;;) {
         char why[512];
-        enum st_err e = *w ? ST_OK : pfwait_open(c, pid, w);
+        enum st_err e = *w ? ST_OK : pfwait_open(c, pid, stop, w);
         if (!e) {
             double left = (end - capture_now_us()) / 1e3;
             e = pfwait_read(*w, left > 0 ? (int)left : 0);

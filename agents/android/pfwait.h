@@ -20,8 +20,11 @@
 
 struct pfwait;
 
-/* Start the loop for pid; on failure c->err says why. */
-enum st_err pfwait_open(struct capture *c, int pid, struct pfwait **out);
+/* Start the loop for pid; on failure c->err says why.  stop: the same
+ * shell first sends `kill -TERM PID` and then looks every 10 ms (the
+ * session ends once its file is written: the sooner the host knows, the
+ * sooner it has the trace), for the few hundred ms the end takes. */
+enum st_err pfwait_open(struct capture *c, int pid, int stop, struct pfwait **out);
 
 /* Wait up to ms (0: only look): ST_OK once the loop said the pid is gone,
  * ST_ETIMEOUT while it runs, ST_EINTR for the capture's cancel fd (a
@@ -34,7 +37,7 @@ const char *pfwait_error(const struct pfwait *w);
  * a loop cut by a dropped link is opened again once the device is back
  * (devcmd.h's wait, once).  ST_ETIMEOUT when the pid outlived ms; other
  * errors with c->err set.  *w may be replaced. */
-enum st_err pfwait_until_gone(struct capture *c, struct pfwait **w, int pid, int ms);
+enum st_err pfwait_until_gone(struct capture *c, struct pfwait **w, int pid, int stop, int ms);
 
 /* Closes the loop's shell (adbd hangs up on it).  NULL is a no-op. */
 void pfwait_free(struct pfwait *w);

@@ -23,7 +23,11 @@ pid=$(sed -n 's/^sh while \[ -d \/proc\/\([0-9]*\) \].*/\1/p' "$SIM_LOG")
     { grep '^sh ' "$SIM_LOG"; fail "not one device-side wait loop"; }
 [ "$(grep -c "^run \[ -d /proc/$pid \]" "$SIM_LOG")" -gt 2 ] ||
     fail "the loop did not look at /proc/$pid while recording"
-others=$(grep '^sh ' "$SIM_LOG" | grep -v '^sh while' | grep -c "/proc/$pid" || true)
+# the stop: one shell that signals and then sees the end
+[ "$(grep -c "^sh kill -TERM $pid 2>/dev/null; while \[ -d /proc/$pid \]" "$SIM_LOG")" = 1 ] ||
+    { grep "^sh .*$pid" "$SIM_LOG"; fail "not one stop shell"; }
+others=$(grep '^sh ' "$SIM_LOG" | grep -v '^sh while' | grep -v "^sh kill -TERM $pid" |
+         grep -c "/proc/$pid" || true)
 [ "$others" = 0 ] || { grep "^sh .*/proc/$pid" "$SIM_LOG"; fail "$others polls besides the loop"; }
 [ -s loop.html ] && pf_same loop.perfetto-trace
 pf_no_session "wait loop"
@@ -55,8 +59,9 @@ run_st 1 --perfetto -t 1 --timeout 2 -o gone.html -e "$SIM_SERIAL" sched
 assert_contains err.txt "adb -s $SIM_SERIAL shell kill "
 no_outputs "link gone" gone
 
-# -- the pull breaks off: waited out, fetched again from the start
-start_sim --disconnect-pull-after 20000 --reconnect-after 100
+# -- the pull (no tail -f to follow the file with) breaks off: waited out,
+# fetched again from the start
+start_sim --no-tail-follow --disconnect-pull-after 20000 --reconnect-after 100
 run_st 0 --perfetto -t 1 -o pull.html -e "$SIM_SERIAL" sched
 grep -q "^link down after 20000" "$SIM_LOG" || fail "the pull did not break off"
 [ -s pull.html ] && pf_same pull.perfetto-trace

@@ -187,15 +187,22 @@ static int cancelled_conn(void *arg)
     return d;
 }
 
-/* --rate: hold the connection's average below the configured rate. */
+/* A link left idle saves up at most this much time's worth of bytes: a
+ * burst after a pause goes at the link's rate too, as on a real link. */
+#define RATE_CREDIT_NS 100000000u
+
+/* --rate: hold the connection below the configured rate. */
 static void rate_limit(struct sim_conn *c, size_t n)
 {
     uint64_t rate = c->dev->opt.rate;
     if (!rate)
         return;
     uint64_t now = sim_now_ns();
-    if (!c->rate_t0)
-        c->rate_t0 = now;
+    if (!c->rate_t0 ||
+        c->rate_t0 + c->rate_bytes * 1000000000u / rate + RATE_CREDIT_NS < now) {
+        c->rate_t0 = now - RATE_CREDIT_NS;
+        c->rate_bytes = 0;
+    }
     c->rate_bytes += n;
     uint64_t due = c->rate_t0 + c->rate_bytes * 1000000000u / rate;
     if (due > now)

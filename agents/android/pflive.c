@@ -30,7 +30,6 @@ struct pflive {
     struct dynbuf chunk;        /* what one read brought (thread only) */
     /* shared with the thread */
     pthread_mutex_t m;
-    pthread_cond_t cv;
     uint64_t got;               /* bytes kept and pushed */
     int ended;                  /* the thread stopped (the stream ended or broke) */
     atomic_int abort;
@@ -63,7 +62,6 @@ static enum st_err take(struct pflive *l, const void *p, size_t n)
         ff_push(l->conv, p, n);
     pthread_mutex_lock(&l->m);
     l->got += n;
-    pthread_cond_broadcast(&l->cv);
     pthread_mutex_unlock(&l->m);
     return e;
 }
@@ -90,7 +88,6 @@ static void *reader(void *arg)
            l->nerr ? ": " : "", l->errtext);
     pthread_mutex_lock(&l->m);
     l->ended = 1;
-    pthread_cond_broadcast(&l->cv);
     pthread_mutex_unlock(&l->m);
     return NULL;
 }
@@ -122,7 +119,6 @@ enum st_err pflive_start(struct capture *c, const char *path, struct tracewriter
     snprintf(l->path, sizeof(l->path), "%s", path);
     dynbuf_init(&l->chunk, CHUNK_MAX);
     pthread_mutex_init(&l->m, NULL);
-    pthread_cond_init(&l->cv, NULL);
     enum st_err e = c->raw_path ? outfile_open(c->raw_path, &l->o) : ST_EINVAL;
     if (!e)
         e = ff_push_new(w, FF_PUSH_HOLE, &l->conv);
@@ -172,31 +168,28 @@ static enum st_err file_size(struct pflive *l, uint64_t *size)
     return e;
 }
 
-/* Until the thread has delivered size bytes, stopped, or stalled. */
+/* Until the thread has delivered size bytes, stopped, or stalled (looked
+ * at every few ms: only while the session's last piece comes in). */
 static uint64_t wait_for(struct pflive *l, uint64_t size)
 {
-    pthread_mutex_lock(&l->m);
-    uint64_t last = l->got;
-    double quiet_since = capture_now_us();
-    while (l->got < size && !l->ended) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&l->cv, &l->m, &ts);
+    uint64_t last = UINT64_MAX, got;
+    double quiet_since = 0;
+    for (;;) {
+        pthread_mutex_lock(&l->m);
+        got = l->got;
+        int ended = l->ended;
+        pthread_mutex_unlock(&l->m);
         double now = capture_now_us();
-        if (l->got != last) {
-            last = l->got;
+        if (got >= size || ended)
+            break;
+        if (got != last) {
+            last = got;
             quiet_since = now;
         } else if (now - quiet_since > STALL_MS * 1e3) {
             break;
         }
+        plat_sleep_ms(2);
     }
-    uint64_t got = l->got;
-    pthread_mutex_unlock(&l->m);
     return got;
 }
 
@@ -264,6 +257,5 @@ void pflive_free(struct pflive *l)
         plat_sock_close(l->wake[i]);
     dynbuf_free(&l->chunk);
     pthread_mutex_destroy(&l->m);
-    pthread_cond_destroy(&l->cv);
     free(l);
 }

@@ -84,6 +84,24 @@ grep -q "^run tail -c +1 -f /data/misc/perfetto-traces/systrace-" "$SIM_LOG" ||
 pf_same cap.perfetto-trace
 same_blocks cap.html cap.perfetto-trace
 wait_for 10 sh -c "! sadb shell pidof tail | grep -q ." || fail "tail left running on the device"
+# what listens to the page while it is written (trace-event JSON, the
+# summary) gets the process dump after the text: the same results
+run_st 0 --perfetto -t 1 -o tee.html --trace-events=tee.te.json --summary=tee.sum.json \
+    -e "$SIM_SERIAL" sched gfx
+"$SYSTRACE" --from-file tee.perfetto-trace -o ff2.html --trace-events=ff.te.json \
+    --summary=ff.sum.json -q || fail "--from-file tee.perfetto-trace"
+python3 - <<'PY' || fail "trace events or summary differ from --from-file's"
+import json, sys
+def events(f):
+    d = json.load(open(f))
+    return sorted(json.dumps(e, sort_keys=True) for e in (d["traceEvents"] if isinstance(d, dict) else d))
+a, b = events("tee.te.json"), events("ff.te.json")
+named = [e for e in a if '"process_name"' in e]
+sa, sb = json.load(open("tee.sum.json")), json.load(open("ff.sum.json"))
+diff = [k for k in set(sa) | set(sb) if not k.startswith(("device", "android")) and sa.get(k) != sb.get(k)]
+print(len(a), "events,", len(named), "process names; summary differs in", diff)
+sys.exit(0 if a == b and len(named) > 5 and not diff else 1)
+PY
 
 # -- Ctrl-C and SIGHUP stop early and still write; SIGTERM writes nothing
 for sig in INT HUP TERM; do

@@ -13,6 +13,15 @@
 
 #define RC_MARK "__systrace_rc="
 
+void dev_keep_text(char *buf, size_t cap, size_t *n, const void *p, size_t len)
+{
+    if (len > cap - 1 - *n)
+        len = cap - 1 - *n;
+    memcpy(buf + *n, p, len);
+    *n += len;
+    buf[*n] = '\0';
+}
+
 void dev_first_line(const char *s, char *out, size_t n)
 {
     while (*s == '\n' || *s == '\r' || *s == ' ')

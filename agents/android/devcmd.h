@@ -52,4 +52,8 @@ int dev_wait_s(const struct capture *c);
 /* First line of text (at most 200 chars), for messages. */
 void dev_first_line(const char *s, char *out, size_t n);
 
+/* Append p to the text in buf (*n bytes so far, cap in all), cut to fit,
+ * NUL-terminated: what a command said, kept for messages. */
+void dev_keep_text(char *buf, size_t cap, size_t *n, const void *p, size_t len);
+
 #endif

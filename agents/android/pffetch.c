@@ -27,10 +27,7 @@ static enum st_err to_file(void *ctx, const void *b, size_t n)
 static enum st_err keep_err(void *ctx, const void *b, size_t n)
 {
     struct fetch *f = ctx;
-    if (n > sizeof(f->errtext) - 1 - f->nerr)
-        n = sizeof(f->errtext) - 1 - f->nerr;
-    memcpy(f->errtext + f->nerr, b, n);
-    f->errtext[f->nerr += n] = '\0';
+    dev_keep_text(f->errtext, sizeof(f->errtext), &f->nerr, b, n);
     return ST_OK;
 }
 

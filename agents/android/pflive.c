@@ -45,10 +45,7 @@ static enum st_err on_out(void *ctx, const void *p, size_t n)
 static enum st_err on_err(void *ctx, const void *p, size_t n)
 {
     struct pflive *l = ctx;
-    if (n > sizeof(l->errtext) - 1 - l->nerr)
-        n = sizeof(l->errtext) - 1 - l->nerr;
-    memcpy(l->errtext + l->nerr, p, n);
-    l->errtext[l->nerr += n] = '\0';
+    dev_keep_text(l->errtext, sizeof(l->errtext), &l->nerr, p, n);
     return ST_OK;
 }
 

@@ -25,26 +25,17 @@ struct pfwait {
     char why[512];
 };
 
-static void keep(char *buf, size_t cap, size_t *n, const void *p, size_t len)
-{
-    if (len > cap - 1 - *n)
-        len = cap - 1 - *n;
-    memcpy(buf + *n, p, len);
-    *n += len;
-    buf[*n] = '\0';
-}
-
 static enum st_err on_out(void *ctx, const void *p, size_t n)
 {
     struct pfwait *w = ctx;
-    keep(w->out, sizeof(w->out), &w->nout, p, n);
+    dev_keep_text(w->out, sizeof(w->out), &w->nout, p, n);
     return ST_OK;
 }
 
 static enum st_err on_err(void *ctx, const void *p, size_t n)
 {
     struct pfwait *w = ctx;
-    keep(w->errtext, sizeof(w->errtext), &w->nerr, p, n);
+    dev_keep_text(w->errtext, sizeof(w->errtext), &w->nerr, p, n);
     return ST_OK;
 }
 

@@ -10,14 +10,25 @@
 #define HOLE_PART_MAX ((size_t)256 << 20)
 #define BLANK_LINE 64   /* short lines: no line-based reader meets a long one */
 
-/* len bytes of blank lines (spaces, each line ending "\n"). */
-static void blanks(unsigned char *p, size_t len)
+/* len bytes of blank lines (spaces, each line at most BLANK_LINE bytes
+ * and ending "\n") through tw_put: into the page, or into the part being
+ * rendered while w->capture is set. */
+static enum st_err put_blanks(struct tracewriter *w, size_t len)
 {
-    memset(p, ' ', len);
-    for (size_t i = BLANK_LINE - 1; i < len; i += BLANK_LINE)
-        p[i] = '\n';
-    if (len)
-        p[len - 1] = '\n';
+    unsigned char line[64 * BLANK_LINE];
+    memset(line, ' ', sizeof(line));
+    for (size_t i = BLANK_LINE - 1; i < sizeof(line); i += BLANK_LINE)
+        line[i] = '\n';
+    enum st_err e = ST_OK;
+    for (size_t done = 0; !e && done < len;) {
+        size_t n = len - done < sizeof(line) ? len - done : sizeof(line);
+        unsigned char last = line[n - 1];
+        line[n - 1] = '\n';
+        e = tw_put(w, line, n);
+        line[n - 1] = last;
+        done += n;
+    }
+    return e;
 }
 
 enum st_err tw_hole(struct tracewriter *w, size_t len, struct tw_hole *h)
@@ -32,16 +43,25 @@ enum st_err tw_hole(struct tracewriter *w, size_t len, struct tw_hole *h)
     }
     h->at = outfile_tell(w->o);
     h->len = len;
-    unsigned char line[4096];
-    for (size_t done = 0; !e && done < len;) {
-        size_t n = len - done < sizeof(line) ? len - done : sizeof(line);
-        blanks(line, sizeof(line));
-        if (done + n == len)
-            line[n - 1] = '\n';
-        e = tw_put(w, line, n);
-        done += n;
+    return e ? e : put_blanks(w, len);
+}
+
+/* What a part written into the hole must not disturb: the state of the
+ * page around it (saved, or put back). */
+static void hole_state(struct tracewriter *w, int restore)
+{
+    struct hole_saved now = {w->pending_close, w->last_nl, w->ftrace, w->part_start,
+                             w->part_bytes};
+    if (!restore) {
+        w->saved = now;
+        w->pending_close = 0;   /* the part in the hole closes nothing */
+        return;
     }
-    return e;
+    w->pending_close = w->saved.pending_close;
+    w->last_nl = w->saved.last_nl;
+    w->ftrace = w->saved.ftrace;
+    w->part_start = w->saved.part_start;
+    w->part_bytes = w->saved.part_bytes;
 }
 
 enum st_err tw_hole_begin(struct tracewriter *w, const struct tw_hole *h)
@@ -53,41 +73,8 @@ enum st_err tw_hole_begin(struct tracewriter *w, const struct tw_hole *h)
     if (!w->capture)
         return ST_ENOMEM;
     dynbuf_init(w->capture, HOLE_PART_MAX);
-    struct hole_saved *s = &w->saved;
-    s->pending_close = w->pending_close;
-    s->last_nl = w->last_nl;
-    s->ftrace = w->ftrace;
-    s->part_start = w->part_start;
-    s->part_bytes = w->part_bytes;
-    w->pending_close = 0;       /* the part in the hole closes nothing */
+    hole_state(w, 0);
     return ST_OK;
-}
-
-/* Everything after the room moves up by the part's excess. */
-static enum st_err grow(struct tracewriter *w, const struct tw_hole *h, size_t need)
-{
-    uint64_t more = need - h->len;
-    enum st_err e = outfile_insert(w->o, h->at + h->len, more);
-    size_t n = w->bounds.len / sizeof(uint64_t);
-    uint64_t *x = (uint64_t *)(void *)w->bounds.data;
-    for (size_t i = 0; i < n; i++)
-        if (x[i] >= h->at + h->len)
-            x[i] += more;
-    return e;
-}
-
-/* The part's bytes followed by blank lines up to the room's size. */
-static enum st_err pad(struct dynbuf *b, size_t pad)
-{
-    unsigned char line[4096];
-    enum st_err e = ST_OK;
-    for (size_t done = 0; !e && done < pad;) {
-        size_t n = pad - done < sizeof(line) ? pad - done : sizeof(line);
-        blanks(line, n);
-        e = dynbuf_add(b, line, n);
-        done += n;
-    }
-    return e;
 }
 
 enum st_err tw_hole_end(struct tracewriter *w, const struct tw_hole *h)
@@ -95,20 +82,17 @@ enum st_err tw_hole_end(struct tracewriter *w, const struct tw_hole *h)
     struct dynbuf *b = w->capture;
     if (!b || w->in_part)
         return ST_EINVAL;
+    size_t len = b->len;
+    if (len < h->len)
+        put_blanks(w, (size_t)h->len - len);   /* a failure is in capture_err */
     w->capture = NULL;
-    struct hole_saved *s = &w->saved;
-    w->pending_close = s->pending_close;
-    w->last_nl = s->last_nl;
-    w->ftrace = s->ftrace;
-    w->part_start = s->part_start;
-    w->part_bytes = s->part_bytes;
+    hole_state(w, 1);
     enum st_err e = w->capture_err;
     w->capture_err = ST_OK;
-    size_t len = b->len;
-    if (!e && len < h->len)
-        e = pad(b, (size_t)h->len - len);
+    /* a bigger part moves everything after the room up (no split tags
+     * to move: the hole is filled between parts) */
     if (!e && len > h->len)
-        e = grow(w, h, len);
+        e = outfile_insert(w->o, h->at + h->len, len - h->len);
     if (!e && b->len)
         e = outfile_pwrite(w->o, h->at, b->data, b->len);
     dynbuf_free(b);

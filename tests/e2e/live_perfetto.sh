@@ -74,9 +74,9 @@ else
 fi
 trace_block cap.html 1 | grep -q "^PROCESS DUMP" || fail "no process names"
 
-# -- read while it records: written every 250 ms, followed with tail -f, so
+# -- read while it records: written every 100 ms, followed with tail -f, so
 # nothing is left to pull after the stop; the page is --from-file's
-case "$cfg" in *"write_into_file=1 period_ms=250"*) ;; *) fail "not written as it records: $cfg" ;; esac
+case "$cfg" in *"write_into_file=1 period_ms=100"*) ;; *) fail "not written as it records: $cfg" ;; esac
 grep -q "^run tail -c +1 -f /data/misc/perfetto-traces/systrace-" "$SIM_LOG" ||
     fail "the file was not followed"
 ! grep -q "^sync RECV /data/misc/perfetto-traces/systrace-" "$SIM_LOG" ||

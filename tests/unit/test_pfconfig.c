@@ -91,7 +91,7 @@ static void test_split(void **state)
     assert_non_null(strstr(t, "compact_sched {\n        enabled: true"));
     assert_non_null(strstr(t, "name: \"linux.process_stats\""));
     /* written into the file as it records, so the host reads it meanwhile */
-    assert_non_null(strstr(t, "write_into_file: true\nfile_write_period_ms: 250\n"));
+    assert_non_null(strstr(t, "write_into_file: true\nfile_write_period_ms: 100\n"));
     assert_int_equal(top_varint(&c, 8), 1);
     assert_int_equal(top_varint(&c, 9), PFCONFIG_WRITE_PERIOD_MS);
     assert_null(strstr(t, "nope"));

@@ -128,6 +128,14 @@ FILE *plat_fopen(const char *path, const char *mode);
 int plat_stat(const char *path, struct plat_stat *st);
 int plat_lstat(const char *path, struct plat_stat *st);
 int plat_fstat(int fd, struct plat_stat *st);
+/* A read-only view of the first n (> 0) bytes of the file open on fd,
+ * straight from the page cache: on a VM, reading a 2.6 MB file into fresh
+ * memory costs 20 ms of page faults, a view 2 ms.  NULL where the platform
+ * has none (Windows) or it fails: read the file instead.  Only for files
+ * replaced by rename, never rewritten in place (a view of a file cut short
+ * under it faults). */
+void *plat_map_file(int fd, size_t n);
+void plat_unmap_file(void *p, size_t n);
 int plat_same_file(const char *a, const char *b);   /* 1: both name one file */
 int plat_access(const char *path, int mode);        /* R_OK, W_OK, X_OK, F_OK */
 int plat_unlink(const char *path);

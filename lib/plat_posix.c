@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -110,6 +111,18 @@ int plat_fstat(int fd, struct plat_stat *st)
         return -1;
     from_stat(&s, st);
     return 0;
+}
+
+void *plat_map_file(int fd, size_t n)
+{
+    void *p = n ? mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void plat_unmap_file(void *p, size_t n)
+{
+    if (p)
+        munmap(p, n);
 }
 
 int plat_same_file(const char *a, const char *b)

@@ -100,9 +100,33 @@ static enum st_err inflate_asset(const struct st_asset *a, char **out, size_t *l
     return ST_OK;
 }
 
+/* An automatic source (a file replaced only by rename: the download
+ * cache, Debian's copy) as a view of the file where the platform has one:
+ * its bytes are only hashed and written out. */
+static enum st_err map_file(const char *path, struct viewer *v)
+{
+    int fd = plat_open(path, O_RDONLY, 0);
+    if (fd < 0)
+        return errno == ENOENT ? ST_ENOENT : ST_EIO;
+    struct plat_stat st;
+    void *p = NULL;
+    if (!plat_fstat(fd, &st) && st.kind == PLAT_FILE && st.size > 0 && st.size <= VIEWER_MAX)
+        p = plat_map_file(fd, (size_t)st.size);
+    close(fd);
+    if (!p)
+        return read_file(path, &v->html, &v->html_len);
+    v->html = p;
+    v->html_len = (size_t)st.size;
+    v->html_mapped = 1;
+    return ST_OK;
+}
+
 void viewer_free(struct viewer *v)
 {
-    free(v->html);
+    if (v->html_mapped)
+        plat_unmap_file(v->html, v->html_len);
+    else
+        free(v->html);
     free(v->js);
     memset(v, 0, sizeof(*v));
 }
@@ -175,7 +199,7 @@ static enum st_err try_explicit(const struct viewer_cfg *c, const char *path,
 static int try_auto(const struct viewer_cfg *c, const char *path, struct viewer *v,
                     struct dynbuf *warn)
 {
-    if (read_file(path, &v->html, &v->html_len))
+    if (map_file(path, v))
         return 0;
     char dir[4096];
     dir_of(path, dir, sizeof(dir));

@@ -26,6 +26,7 @@
 struct viewer {
     char *html;             /* the viewer document */
     size_t html_len;
+    int html_mapped;        /* html is a view of its file (plat_map_file) */
     char *js;               /* webcomponents polyfill */
     size_t js_len;
     char source[4200];      /* where it came from, for messages */

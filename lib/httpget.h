@@ -13,7 +13,8 @@
 /* timeout_s (<= 0: 30 s to connect, 60 s without data) bounds connecting
  * and each stall.  On failure one line in err in the user's terms:
  * ST_ETIMEOUT, ST_ETRUNCATED (cut short), ST_EFAIL (an HTTP error
- * status), ST_ECONNECT (anything else). */
+ * status), ST_EUNSUPPORTED (libcurl not installed), ST_ECONNECT
+ * (anything else). */
 enum st_err http_get(const char *url, long timeout_s, struct dynbuf *body,
                      struct dynbuf *err);
 

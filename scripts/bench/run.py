@@ -106,7 +106,7 @@ def bench_fromfile(lines):
     subprocess.run(['cc', '-std=c11', '-O2', '-D_GNU_SOURCE', '-I' + TOP, '-o', sumfeed,
                     os.path.join(TOP, 'scripts/bench/sumfeed.c'),
                     os.path.join(BUILD, 'libsystrace.a'), '-lz', '-lcrypto', '-lusb-1.0',
-                    '-lcurl', '-lpthread'], check=True)
+                    '-lpthread'], check=True)
     t_alone = float(subprocess.run([sumfeed, src, str(REPEAT)], check=True, capture_output=True,
                                    text=True).stdout.split()[0])
     cpu_bare.sort()

@@ -48,7 +48,7 @@ static enum st_err grow(struct dynbuf *b, size_t need)
     return ST_OK;
 }
 
-enum st_err dynbuf_add(struct dynbuf *b, const void *p, size_t n)
+enum st_err dynbuf_add_grow(struct dynbuf *b, const void *p, size_t n)
 {
     if (n > b->max - b->len)
         return ST_ETOOBIG;

@@ -21,6 +21,11 @@ cd "$T" || exit 1
 track_pid() { _pids="$_pids $1"; }
 
 fail() { echo "FAIL: $*"; exit 1; }
+# Before a command started with `&` that writes out.txt: its `>out.txt` is
+# done by the child shell, maybe after this one has already found the
+# previous run's "Starting tracing" there; a kill -INT then reaches that
+# shell, which ignores it (a background job), instead of systrace.
+fresh_out() { : >out.txt; : >err.txt; }
 skip() { echo "$*"; exit 77; }
 need_corpus() { [ -d "$CORPUS/$1" ] || skip "corpus $CORPUS/$1 absent"; }
 

@@ -18,6 +18,7 @@ start_sim --hang-on hangme --size-mb 4 --disconnect-after 300000
 assert_contains err.txt "error ST_ETIMEOUT"
 
 # Ctrl-C with no timeout at all
+fresh_out
 "$TOOL" -t 0 script shell 'echo hangme; echo second' >out.txt 2>err.txt &
 pid=$!
 track_pid $pid

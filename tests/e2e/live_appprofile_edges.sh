@@ -37,6 +37,7 @@ trace_block samp.html 3 | grep -q 'tracing_mark_write: B|2000|Trace.beginSection
 no_device_file sampling
 
 # SIGTERM while tracing: profiling stopped, file removed, nothing written
+fresh_out
 "$SYSTRACE" -o term.html -t 30 --app-profile com.android.launcher3 -e "$SIM_SERIAL" view \
     >out.txt 2>err.txt </dev/null &
 pid=$!

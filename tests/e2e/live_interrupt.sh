@@ -6,6 +6,7 @@
 start_adb_server
 start_sim
 
+fresh_out
 "$SYSTRACE" -o int.html -t 30 sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 wait_tracing
@@ -15,6 +16,7 @@ assert_contains out.txt "Interrupted: stopping the trace early"
 [ "$(sim_state tracing_on)" = 0 ] || fail "Ctrl-C left the device tracing"
 trace_block int.html 2 | grep -q sched_switch || fail "Ctrl-C: trace not written"
 
+fresh_out
 "$SYSTRACE" -o term.html -t 30 sched >out.txt 2>err.txt </dev/null &
 pid=$!
 wait_tracing
@@ -38,6 +40,7 @@ assert_contains err.txt "kept in cut.atrace"
 # (no trace yet): nothing that would not convert is kept, nor advertised
 for n in 2 3; do
     start_sim --dump-delay 5000
+    fresh_out
     "$SYSTRACE" -o quick$n.html -t 30 sched gfx -e "$SIM_SERIAL" >out.txt 2>err.txt </dev/null &
     pid=$!
     wait_tracing

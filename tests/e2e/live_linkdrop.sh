@@ -99,6 +99,7 @@ state_is_clean "second fetch sooner"
 # -- Ctrl-C and SIGTERM during a slow dump: interrupted, device reset
 start_sim --rate 1000000 --size-mb 100
 for sig in INT TERM; do
+    fresh_out
     "$SYSTRACE" -o slow.html -t 1 -b 9000 -a com.android.systemui sched gfx \
         -e "$SIM_SERIAL" >out.txt 2>err.txt </dev/null &
     pid=$!

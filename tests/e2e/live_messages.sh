@@ -17,6 +17,7 @@ last=$(grep -n "systrace: $SIM_SERIAL: " err.txt | tail -n 1 | cut -d: -f1)
 
 # Ctrl-C while the first process snapshot hangs: before tracing started
 start_sim --hang-on 'ps -A'
+fresh_out
 "$SYSTRACE" -o int.html -t 10 -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid

@@ -57,6 +57,7 @@ assert_contains err.txt "unauthorized"
 adb disconnect "$U" >/dev/null 2>&1
 
 # --all-devices: every device in state "device"; Ctrl-C ends tracing on all
+fresh_out
 "$SYSTRACE" --all-devices -t 30 -o all.html sched >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid
@@ -70,6 +71,7 @@ all_stopped "--all-devices Ctrl-C"
 # two Ctrl-Cs on slow links: nothing written, every device stopped
 start_sim --rate 200000; D=$SIM_SERIAL
 start_sim --rate 200000; E=$SIM_SERIAL
+fresh_out
 "$SYSTRACE" -e "$D" -e "$E" -t 30 -o two.html sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid
@@ -87,6 +89,7 @@ assert_contains err.txt "-e $A given twice"
 # of their dumps: no 6-byte raw file is kept or offered for conversion
 start_sim --dump-delay 5000; F=$SIM_SERIAL; LF=$SIM_LOG
 start_sim --dump-delay 5000; G=$SIM_SERIAL; LG=$SIM_LOG
+fresh_out
 "$SYSTRACE" -e "$F" -e "$G" -t 30 -o early.html sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid

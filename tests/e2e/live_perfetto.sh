@@ -106,6 +106,7 @@ PY
 # -- Ctrl-C and SIGHUP stop early and still write; SIGTERM writes nothing
 for sig in INT HUP TERM; do
     n=$(pf_loops)
+    fresh_out
     "$SYSTRACE" --perfetto -t 30 -o sig$sig.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
     st=$!
     wait_recording "$n"

@@ -34,6 +34,7 @@ pf_no_session "wait loop"
 
 # -- a session that ends on its own (untimed capture) ends the wait
 n=$(pf_loops)
+fresh_out
 "$SYSTRACE" --perfetto -o own.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 st=$!
 wait_recording "$n"

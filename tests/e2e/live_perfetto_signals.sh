@@ -12,6 +12,7 @@ start_sim --hang-on "kill -TERM"
 running() { [ "$(sed -n 's/^perfetto_running=//p' "$SIM_STATE")" = 1 ]; }
 
 # -- Ctrl-C twice: nothing written, exit 130, the device clean
+fresh_out
 "$SYSTRACE" --perfetto -t 30 -o twice.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 st=$!
 wait_for 20 running || { cat err.txt; fail "no session started"; }

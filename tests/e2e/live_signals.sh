@@ -17,6 +17,7 @@ not_tracing() {   # WHAT
     [ "$(sim_state tracing_on)" = 0 ] || fail "$1: the device is still tracing"
 }
 bg_run() {   # OUT ARGS... (on the device started last)
+    fresh_out
     "$SYSTRACE" -e "$SIM_SERIAL" -o "$@" >out.txt 2>err.txt </dev/null &
     pid=$!
     track_pid $pid
@@ -66,6 +67,7 @@ no_litter SIGQUIT
 # a device that never answers the stop: the third Ctrl-C leaves at once and
 # says how to stop the device by hand
 start_sim --hang-on "--async_stop"
+fresh_out
 "$SYSTRACE" -o hang.html -t 30 -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid

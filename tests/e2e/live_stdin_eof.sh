@@ -19,6 +19,7 @@ still_tracing() {   # PID WHAT: two seconds after the start, still at it
 }
 
 # standard input is /dev/null; Ctrl-C ends it and the page is written
+fresh_out
 "$SYSTRACE" -e "$SIM_SERIAL" -o null.html sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid
@@ -33,6 +34,7 @@ trace_block null.html 2 | grep -q ': sched_switch: ' || fail "/dev/null: no even
 not_tracing "/dev/null"
 
 # a pipe whose writer is gone (`true | systrace ...`), ended by SIGHUP
+fresh_out
 true | { "$SYSTRACE" --stream -e "$SIM_SERIAL" -o pipe.html sched >out.txt 2>err.txt &
          echo $! >pid; wait; }  &
 track_pid $!

@@ -62,6 +62,7 @@ no_leftovers "-t"
 
 # -- Ctrl-C ends it early and keeps everything
 : >"$SIM_LOG"
+fresh_out
 "$SYSTRACE" --stream -t 60 -o int.html -e "$SIM_SERIAL" sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 wait_tracing
@@ -82,6 +83,7 @@ assert_eq "Enter: events in the page" "$(served)" "$(page_events enter.html)"
 state_is_clean "Enter"
 
 # -- SIGTERM: tracing stopped, nothing written, nothing kept
+fresh_out
 "$SYSTRACE" --stream -t 60 -o term.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 pid=$!
 wait_tracing
@@ -99,6 +101,7 @@ no_leftovers "SIGTERM"
 # before the second came.
 saved_sim="$SIM_PORT $SIM_SERIAL $SIM_LOG $SIM_STATE $SIM_FS $SIM_PID $SIM_DIR"
 start_sim --rate 200000 --event-rate 20000
+fresh_out
 "$SYSTRACE" --stream -t 60 -o twice.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 pid=$!
 wait_tracing

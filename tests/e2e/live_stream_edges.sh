@@ -21,6 +21,7 @@ has_events() {   # FILE WHAT [BLOCK]
 
 # a closed terminal
 start_sim --event-rate 20000
+fresh_out
 "$SYSTRACE" --stream -t 60 -e "$SIM_SERIAL" -o hup.html sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid

@@ -59,6 +59,7 @@ trace_block lost.html 2 | grep -q "^# CPU:0 \[LOST [0-9]* EVENTS\]$" || fail "no
 # (stopped by Ctrl-C after three dumps: on a loaded machine a dump can take
 # longer than its second, and a fixed -t then saw fewer)
 start_sim --no-stream
+fresh_out
 "$SYSTRACE" --stream -t 60 -o dumps.html -e "$SIM_SERIAL" sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid

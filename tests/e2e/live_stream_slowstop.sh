@@ -13,6 +13,7 @@ line_of() {   # REGEX: the first line number of the device's log that matches
 }
 
 start_sim --rate 100000 --event-rate 600
+fresh_out
 "$SYSTRACE" --stream -e "$SIM_SERIAL" -o slow.html sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
 track_pid $pid

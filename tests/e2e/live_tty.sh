@@ -35,6 +35,7 @@ assert_contains out.txt "Starting tracing (stop with enter)"
 # Ctrl-C while tracing stops early; a second one during the (slow)
 # collection abandons it: tracing stopped, nothing written, status 130
 start_sim --size-mb 40 --rate 1000000
+fresh_out
 "$SYSTRACE" -o twice.html -t 60 -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 pid=$!
 wait_tracing ||

@@ -267,6 +267,7 @@ echo "[$(( $(date +%s) - started ))s] live: a capture and --stream through the a
 
 # ---- Ctrl-C: Wine turns SIGINT into the console's Ctrl-C event ----
 for try in 1 2 3; do     # as wine_run: again only if Wine's own start failed
+    fresh_out
     "$WINE" "$EXE" -t 30 -o "$(win "$T/int.html")" sched >out.txt 2>err.txt </dev/null &
     pid=$!
     wait_for 20 sh -c "grep -q 'Starting tracing' out.txt || ! kill -0 $pid"

@@ -164,8 +164,15 @@ enum st_err outfile_write(struct outfile *o, const void *p, size_t n)
     if (o->err || !n)
         return o->err;
     o->written += n;
-    if (o->as)
+    /* A write as big as a stage buffer goes straight to the file, once the
+     * stage has handed on what it held: copied into the stage's buffers
+     * first, the page's 2.6 MB viewer cost ~25 ms of page faults (fresh
+     * memory on a VM) against ~5 ms written from where it lies. */
+    if (o->as && n < ASTAGE_BUF)
         return check(o, astage_write(o->as, p, n));
+    enum st_err e = drain(o);
+    if (e)
+        return e;
     int err = write_fd(o->fd, p, n);
     return err ? fail(o, ST_EIO, err) : ST_OK;
 }

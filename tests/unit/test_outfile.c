@@ -1,5 +1,6 @@
 /* Unit tests for the atomic output file (lib/outfile.c): the target
- * appears only on commit, with every byte in order; keep rewrites the tail
+ * appears only on commit, with every byte in order (big writes that skip
+ * the writer thread too); keep rewrites the tail
  * after writes of any size; a failed write (here: the file size limit)
  * is sticky, names the system's reason, and leaves no file behind.  What
  * is there is never destroyed: a symlink stays a link (its target is
@@ -56,6 +57,33 @@ static void commit_in_order(void **st)
         assert_memory_equal(got, src, n);
         free(got);
     }
+    free(src);
+}
+
+/* Writes as big as a stage buffer go straight to the file: only after what
+ * the stage holds, whatever came before. */
+static void mixed_sizes_in_order(void **st)
+{
+    (void)st;
+    char path[128];
+    snprintf(path, sizeof(path), "%s/m.out", dir);
+    static const size_t sizes[] = {100, 1u << 20, 7, (3u << 20) + 1, 65536, 3000, 2u << 20, 1};
+    size_t total = 0;
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++)
+        total += sizes[k];
+    unsigned char *src = pattern(total);
+    struct outfile *o;
+    assert_int_equal(outfile_open(path, &o), ST_OK);
+    for (size_t k = 0, off = 0; k < sizeof(sizes) / sizeof(*sizes); off += sizes[k++])
+        assert_int_equal(outfile_write(o, src + off, sizes[k]), ST_OK);
+    assert_int_equal(outfile_tell(o), total);
+    assert_int_equal(outfile_commit(o), ST_OK);
+    outfile_free(o);
+    size_t n;
+    unsigned char *got = (unsigned char *)tu_read(path, &n);
+    assert_int_equal(n, total);
+    assert_memory_equal(got, src, n);
+    free(got);
     free(src);
 }
 
@@ -277,6 +305,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(commit_in_order),
+        cmocka_unit_test(mixed_sizes_in_order),
         cmocka_unit_test(keep_after_big_writes),
         cmocka_unit_test(write_error_is_sticky),
         cmocka_unit_test(symlink_is_followed),

@@ -322,7 +322,10 @@ static enum st_err cswitch(struct pftrace *t, int64_t ts, const struct pfrec *r,
         t->st.compact_dropped++;
         return ST_OK;
     }
-    snprintf(prev, sizeof(prev), "%s", pfnames_name(t->names, c->pid));
+    const char *pn = pfnames_name(t->names, c->pid);
+    size_t pl = strnlen(pn, sizeof(prev) - 1);  /* not snprintf: every switch */
+    memcpy(prev, pn, pl);
+    prev[pl] = '\0';
     struct pf_switch s = {prev, c->pid, c->prio, r->state, next, r->pid, r->prio};
     begin(t, c->pid, r->cpu, ts, "sched_switch", 12);
     *c = (struct pf_cpu){1, r->pid, r->prio};

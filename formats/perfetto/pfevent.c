@@ -142,7 +142,7 @@ void pfw_arg(struct pfw *w, const char *key, const struct pfv *v)
     pfw_put(w, " ", 1);
     pfw_str(w, key);
     pfw_put(w, "=", 1);
-    if (strcmp(key, "gfp_flags") == 0)
+    if (key[0] == 'g' && strcmp(key, "gfp_flags") == 0)     /* hot: every arg */
         pfevent_gfp(w, v->kind == PFV_INT ? (uint64_t)v->i : v->u);
     else
         pfw_value(w, v);

@@ -154,10 +154,16 @@ static void put_padhex(struct pfw *w, uint64_t x, int width)
 /* Perfetto's zero padding to 3 digits, after the sign ("-042"). */
 static void put_pad3(struct pfw *w, int64_t x)
 {
-    char tmp[32];
+    char tmp[24];
+    size_t i = sizeof tmp;
     uint64_t mag = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
-    int n = snprintf(tmp, sizeof tmp, "%s%03llu", x < 0 ? "-" : "", (unsigned long long)mag);
-    pfw_put(w, tmp, (size_t)n);
+    do {    /* by hand: snprintf here was 1% of a conversion */
+        tmp[--i] = (char)('0' + mag % 10);
+        mag /= 10;
+    } while (mag || sizeof tmp - i < 3);
+    if (x < 0)
+        tmp[--i] = '-';
+    pfw_put(w, tmp + i, sizeof tmp - i);
 }
 
 static void put_hexbuf(struct pfw *w, const struct pfv *v)

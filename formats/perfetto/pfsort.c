@@ -37,6 +37,7 @@ struct pfsort {
     struct pfs_rec *rec, *tmp;
     size_t nrec, nsorted, caprec, maxrec;
     uint64_t seq, late;
+    size_t step;            /* eager: hand on once half the bound + step are held */
     int64_t last;
     int emitted;
     pfsort_emit_fn emit;
@@ -122,8 +123,9 @@ static void release(struct pfsort *s, const struct pfs_rec *r)
         b->used = 0;
 }
 
-/* Sort, hand on records until at least `want` bytes went. */
-static enum st_err flush(struct pfsort *s, size_t want)
+/* Sort, hand on records until at least `want` bytes went or only `keep`
+ * records are left. */
+static enum st_err flush(struct pfsort *s, size_t want, size_t keep)
 {
     size_t nn = s->nrec - s->nsorted;
     msort(s->rec + s->nsorted, s->tmp, nn);
@@ -133,7 +135,7 @@ static enum st_err flush(struct pfsort *s, size_t want)
     s->tmp = t;
     size_t i = 0, gone = 0;
     enum st_err e = ST_OK;
-    for (; i < s->nrec && (gone < want || i == 0); i++) {
+    for (; i < s->nrec && (gone < want || i == 0) && s->nrec - i > keep; i++) {
         struct pfs_rec *r = &s->rec[i];
         e = s->emit(s->ctx, r->ts, r->p, r->len);
         gone += r->len;
@@ -188,10 +190,15 @@ static enum st_err room(struct pfsort *s, size_t n)
             s->cur = s->nblk++;
             return ST_OK;
         }
-        enum st_err e = flush(s, s->bytes / 2);
+        enum st_err e = flush(s, s->bytes / 2, 0);
         if (e)
             return e;
     }
+}
+
+void pfsort_set_eager(struct pfsort *s, size_t step)
+{
+    s->step = step < s->maxrec / 2 ? step : s->maxrec / 2;
 }
 
 enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t hn,
@@ -206,7 +213,9 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
     /* blocks made so far plus big records stay within the bound */
     while (!e && (s->nrec == s->caprec ||
                   (n > s->bsize / 4 && s->nblk * s->bsize + s->big + n > s->max)))
-        e = flush(s, s->bytes / 2);
+        e = flush(s, s->bytes / 2, 0);
+    if (!e && s->step && s->nrec >= s->maxrec / 2 + s->step)
+        e = flush(s, SIZE_MAX, s->maxrec / 2);
     struct pfs_rec r = {ts, s->seq++, NULL, (uint32_t)n, -1};
     if (!e && n > s->bsize / 4) {
         e = (r.p = malloc(n)) ? ST_OK : ST_ENOMEM;
@@ -233,7 +242,7 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
 
 enum st_err pfsort_finish(struct pfsort *s)
 {
-    return s->nrec ? flush(s, SIZE_MAX) : ST_OK;
+    return s->nrec ? flush(s, SIZE_MAX, 0) : ST_OK;
 }
 
 uint64_t pfsort_late(const struct pfsort *s)

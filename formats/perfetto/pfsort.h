@@ -32,6 +32,13 @@ void pfsort_free(struct pfsort *s);
  * ST_ETOOBIG. */
 enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t hn,
                         const void *body, size_t bn);
+/* Hand records on once half the index bound plus `step` records are held,
+ * down to half the bound, instead of when it is full: a late record gets
+ * the same window as before (half the bound), but pfsort_finish has at
+ * most half the bound plus a step left to sort and hand on, not up to all
+ * of it.  For a conversion that runs while the trace is recorded, where
+ * that last part is what the user waits for after the stop. */
+void pfsort_set_eager(struct pfsort *s, size_t step);
 /* Everything left, in order. */
 enum st_err pfsort_finish(struct pfsort *s);
 uint64_t pfsort_late(const struct pfsort *s);

@@ -518,6 +518,16 @@ enum st_err pftrace_scan_finish(struct pftrace *t)
     return ST_OK;
 }
 
+/* Records handed on per eager flush: small enough that the end's
+ * remainder stays near half the window, large enough that the merges
+ * (the window's sorted half each time) stay a few per cent of the work. */
+#define PF_LIVE_STEP ((size_t)32 << 10)
+
+void pftrace_set_live(struct pftrace *t)
+{
+    pfsort_set_eager(t->sort, PF_LIVE_STEP);
+}
+
 void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx)
 {
     t->write = write;

@@ -60,6 +60,10 @@ enum st_err pftrace_scan_finish(struct pftrace *t);
 
 /* Pass 2: lines (each ending "\n") to write. */
 void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx);
+/* The trace is fed while it is recorded: lines are handed on as soon as
+ * the sort window allows, so little is left for pftrace_finish
+ * (pfsort_set_eager; the same window for events that arrive late). */
+void pftrace_set_live(struct pftrace *t);
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n);
 enum st_err pftrace_finish(struct pftrace *t);
 

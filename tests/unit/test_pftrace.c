@@ -283,6 +283,34 @@ static void test_sort_window(void **state)
     pfsort_free(ps);
 }
 
+/* Eager (a trace converted while it records): once half the bound plus a
+ * step are held, the older ones go, down to half the bound; so little is
+ * left for the end, and a late record still has half the bound to come in. */
+static void test_sort_eager(void **state)
+{
+    (void)state;
+    struct seen s = {.n = 0};
+    struct pfsort *ps = pfsort_new(64 * 4, 8, note, &s);
+    pfsort_set_eager(ps, 2);
+    static const int64_t in[] = {5, 3, 4, 1, 2, 8, 7, 6, 9, 10, 0, 11};
+    for (size_t i = 0; i < sizeof(in) / sizeof(*in); i++) {
+        assert_int_equal(pfsort_push(ps, in[i], "abcd", 4, "efgh", 4), ST_OK);
+        if (i == 5)
+            assert_int_equal(s.n, 0);       /* 6 held: nothing handed on yet */
+        if (i == 6)
+            assert_int_equal(s.n, 2);       /* the 7th: down to 4, then it */
+    }
+    assert_int_equal(s.n, 6);               /* at most 4 + 2 left for the end */
+    assert_int_equal(pfsort_finish(ps), ST_OK);
+    assert_int_equal(s.n, 12);
+    /* in order but for 0, which came after 6 had gone (counted late) */
+    static const int64_t want[] = {1, 2, 3, 4, 5, 6, 0, 7, 8, 9, 10, 11};
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(s.ts[i], want[i]);
+    assert_int_equal(pfsort_late(ps), 1);
+    pfsort_free(ps);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_compact),
         cmocka_unit_test(test_no_ftrace),
         cmocka_unit_test(test_sort_window),
+        cmocka_unit_test(test_sort_eager),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

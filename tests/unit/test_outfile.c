@@ -30,6 +30,15 @@ static unsigned char *pattern(size_t n)
     return p;
 }
 
+static void expect_file(const char *path, const unsigned char *want, size_t len)
+{
+    size_t n;
+    unsigned char *got = (unsigned char *)tu_read(path, &n);
+    assert_int_equal(n, len);
+    assert_memory_equal(got, want, n);
+    free(got);
+}
+
 static void commit_in_order(void **st)
 {
     (void)st;
@@ -51,11 +60,7 @@ static void commit_in_order(void **st)
         assert_int_equal(access(path, F_OK), -1);       /* not before commit */
         assert_int_equal(outfile_commit(o), ST_OK);
         outfile_free(o);
-        size_t n;
-        unsigned char *got = (unsigned char *)tu_read(path, &n);
-        assert_int_equal(n, limit);
-        assert_memory_equal(got, src, n);
-        free(got);
+        expect_file(path, src, limit);
     }
     free(src);
 }
@@ -79,11 +84,7 @@ static void mixed_sizes_in_order(void **st)
     assert_int_equal(outfile_tell(o), total);
     assert_int_equal(outfile_commit(o), ST_OK);
     outfile_free(o);
-    size_t n;
-    unsigned char *got = (unsigned char *)tu_read(path, &n);
-    assert_int_equal(n, total);
-    assert_memory_equal(got, src, n);
-    free(got);
+    expect_file(path, src, total);
     free(src);
 }
 

@@ -63,11 +63,14 @@ run_st 2 --app-profile-sampling 0 --app-profile x
 assert_contains err.txt "--app-profile-sampling must be at least 1"
 
 # a method trace of another session (issue 11 item 13): an ART trace 18 h
-# into the uptime, against a capture a few seconds long: the method slices
-# are left out with a warning, the atrace part is complete, the page's
-# timeline stays the capture's
+# past the device's uptime (the simulator's clock is this machine's
+# CLOCK_MONOTONIC, so 18 h from now, not 18 h of uptime: a machine up 16 h
+# made that "102 min"), against a capture a few seconds long: the method
+# slices are left out with a warning, the atrace part is complete, the
+# page's timeline stays the capture's
+far=$(python3 -c 'import time; print(int((time.monotonic() + 18 * 3600) * 1e6))')
 printf 'thread 1 main\nmethod 0x4 com.example.Main run ()V\nmethod 0x8 com.example.Main work ()V\nent 1 0x4 0 0\nent 1 0x8 100 100\nxit 1 0x8 900 900\nxit 1 0x4 1000 1000\n' |
-    python3 "$TOP/tests/tools/mktrace.py" --start 64800000000 --vm art far.trace ||
+    python3 "$TOP/tests/tools/mktrace.py" --start "$far" --vm art far.trace ||
     fail "mktrace"
 start_sim --method-trace "$T/far.trace"
 run_st 0 -o far18.html -t 1 --app-profile com.android.launcher3 -e "$SIM_SERIAL" view

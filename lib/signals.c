@@ -12,6 +12,11 @@ static int pipefd[2] = {-1, -1};
  * every device's worker thread reads them. */
 static _Atomic int n_int, got_hup, got_term, term_sig, got_alarm, exit_first, hup_wakes = 1;
 static _Atomic int n_tracing, grace;    /* grace: 1 armed, 2 used */
+static _Atomic int64_t term_at;         /* plat_now_ms() of the first SIGTERM */
+/* A second SIGTERM this soon is the same request: timeout(1) signals the
+ * command and then its whole process group, so the command gets two at
+ * once, and exiting on the second left the device tracing. */
+#define TERM_REPEAT_MS 1000
 static char hint[8192];     /* the stop commands of up to 64 devices */
 static _Atomic int hint_set;
 static void (*volatile emergency_fn)(void *);
@@ -52,9 +57,12 @@ static void handler(enum plat_sig sig)
         if (n_int < 1)
             n_int = 1;      /* so the next one abandons, whatever stopped tracing */
     }
+    if (term && got_term && plat_now_ms() - atomic_load(&term_at) < TERM_REPEAT_MS)
+        return;
     if ((term && got_term) || (intr && n_int >= 2))
         exit_now(sig);
     if (term) {
+        atomic_store(&term_at, plat_now_ms());  /* before got_term: read after it */
         got_term = 1;
         term_sig = sig;
     } else if (sig == PLAT_SIGHUP && !hup_wakes) {

@@ -279,6 +279,7 @@ static int run_one(struct live *l)
     }
     sig_set_hint(d->stop_hint);
     if ((rc = devrun_start(d, NULL)) == EXIT_OK) {
+        sig_set_hint(d->stop_hint);     /* the agent may have its own stop command */
         enum st_err e = ctl_wait(d->c.opt, &d->c.ui, &l->u, l->sigfd, &d->ctl, 1, &d->c.err);
         if (e) {
             devrun_abort(d, e);

@@ -218,6 +218,12 @@ int devrun_start(struct devrun *d, const struct viewer *v)
     d->started = 1;     /* from here on the device may be tracing */
     if (!e)
         e = ctl_start(d->ctl);
+    if (!e && d->c.stop_hint != d->stop_hint) {
+        /* the agent's own stop command (--perfetto: kill its session) */
+        snprintf(d->stop_cmd, sizeof(d->stop_cmd), "%s", d->c.stop_hint);
+        snprintf(d->stop_hint, sizeof(d->stop_hint), "the device may still be tracing; stop "
+                 "it with: %s", d->stop_cmd);
+    }
     if (e) {
         d->started = 0;     /* ctl_start cleaned up */
         record(d, e);

@@ -35,7 +35,7 @@ struct devrun {
     int collected;              /* collected: the page can be written */
     int rc;                     /* this device's exit code */
     char outcome[600];          /* one line for the summary */
-    char stop_cmd[300];         /* adb -s SERIAL shell atrace --async_stop */
+    char stop_cmd[300];         /* adb -s SERIAL shell atrace --async_stop, or the agent's */
     char stop_hint[360];
     char *out_path, *te_path;   /* owned, when named after the serial or
                                  * picked because the default exists */

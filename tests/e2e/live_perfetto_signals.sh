@@ -1,6 +1,7 @@
 # --perfetto where users stand: Ctrl-C twice (the second abandons the
-# trace) and standard output into `head -c1` (SIGPIPE ignored, EPIPE)
-# leave no session recording and no file on the device.
+# trace), timeout(1) (two SIGTERMs at once) and standard output into
+# `head -c1` (SIGPIPE ignored, EPIPE) leave no session recording and no
+# file on the device.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 start_adb_server
@@ -26,6 +27,20 @@ rc=$?
 wait_for 10 sh -c "[ \"\$(sed -n 's/^perfetto_running=//p' '$SIM_STATE')\" = 0 ]" || true
 pf_no_session "Ctrl-C twice"
 ! ls | grep -q '\.tmp\.' || fail "temporary files left"
+
+# -- timeout(1) sends SIGTERM to systrace and then to its whole process
+# group: two at once, one request. Nothing written (exit 124, timeout's),
+# and still no session recording and no file left (the second used to
+# exit at once, leaving both: a busy capture takes the first before the
+# second comes, as here with a large trace)
+start_sim --size-mb 20
+timeout -s TERM 3 "$SYSTRACE" --perfetto -o timeout.html -e "$SIM_SERIAL" sched \
+    >out.txt 2>err.txt </dev/null
+rc=$?
+[ $rc = 124 ] || { cat out.txt err.txt; fail "timeout: exit $rc"; }
+assert_not_contains err.txt "exiting now"
+[ ! -e timeout.html ] || fail "timeout: a page was written"
+pf_no_session "timeout(1)"
 
 # -- the page to a pipe whose reader leaves at once
 start_sim

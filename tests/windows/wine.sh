@@ -75,11 +75,14 @@ exec 8>&1      # this case's log, for what wine_run notes
 # thread made yet).  A start that failed that way, and only that way (the
 # program printed nothing), is tried again, and the log says so; anything
 # else the program or Wine says is passed on as it came.
+wine_start_failed() {   # RC ERRFILE: Wine's own start failed, nothing else
+    [ "$1" -ne 0 ] && [ -s "$2" ] && ! grep -qv '^wine client error:0: ' "$2"
+}
 wine_run() {
     local e="$T/wine-run.err" rc try
     for try in 1 2 3; do
         "$WINE" "$@" 2>"$e"; rc=$?
-        [ $rc -ne 0 ] && [ -s "$e" ] && ! grep -qv '^wine client error:0: ' "$e" || break
+        wine_start_failed $rc "$e" || break
         echo "wine_run: Wine's start of $(basename "$1") failed, try $try: $(head -n 1 "$e")" >&8
     done
     cat "$e" >&2
@@ -277,7 +280,7 @@ for try in 1 2 3; do     # as wine_run: again only if Wine's own start failed
         kill -INT $pid
     fi
     wait $pid; rc=$?
-    [ $rc -ne 0 ] && [ -s err.txt ] && ! grep -qv '^wine client error:0: ' err.txt || break
+    wine_start_failed $rc err.txt || break
     echo "Ctrl-C: Wine's start failed, try $try: $(head -n 1 err.txt)"
 done
 [ $rc -eq 0 ] || { cat out.txt err.txt; fail "Ctrl-C: exit $rc"; }

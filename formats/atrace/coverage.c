@@ -1,12 +1,27 @@
 /* The time a trace's text covers; see coverage.h. */
 #include "coverage.h"
-#include "repair.h"
 
 #include <string.h>
 
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
+}
+
+int coverage_cpu_marker(const void *line, size_t n)
+{
+    const unsigned char *p = line;
+    size_t i = 0;
+    while (i < n && p[i] == '#')
+        i++;
+    if (!i || n - i < 5 || memcmp(p + i, " CPU ", 5))
+        return 0;
+    i += 5;
+    size_t d = i;
+    while (i < n && is_digit(p[i]))
+        i++;
+    static const char tail[] = " buffer started";
+    return i > d && n - i >= sizeof(tail) - 1 && !memcmp(p + i, tail, sizeof(tail) - 1);
 }
 
 void coverage_init(struct coverage *cv)
@@ -61,7 +76,7 @@ int coverage_line_ts(const char *p, size_t n, uint64_t *ns)
 void coverage_line(struct coverage *cv, const char *p, size_t n)
 {
     if (n && p[0] == '#') {
-        if (repair_is_cpu_marker(p, n) && cv->have) {
+        if (coverage_cpu_marker(p, n) && cv->have) {
             cv->have = 0;   /* the cut keeps what follows the last one */
             cv->cut = 1;
         }

@@ -28,6 +28,11 @@ struct coverage {
     int cut;                /* a buffer-started line came after events */
 };
 
+/* A line `^#+ CPU \d+ buffer started` (without its LF): where the
+ * circular-buffer cut goes; the repair, the summary and the trace-event
+ * converter read the same lines. */
+int coverage_cpu_marker(const void *line, size_t n);
+
 void coverage_init(struct coverage *cv);
 /* One line of ftrace text, without its LF. */
 void coverage_line(struct coverage *cv, const char *p, size_t n);

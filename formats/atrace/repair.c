@@ -109,22 +109,6 @@ static int is_digit(unsigned char c)
     return c >= '0' && c <= '9';
 }
 
-int repair_is_cpu_marker(const void *line, size_t n)
-{
-    const unsigned char *p = line;
-    size_t i = 0;
-    while (i < n && p[i] == '#')
-        i++;
-    if (!i || n - i < 5 || memcmp(p + i, " CPU ", 5))
-        return 0;
-    i += 5;
-    size_t d = i;
-    while (i < n && is_digit(p[i]))
-        i++;
-    static const char tail[] = " buffer started";
-    return i > d && n - i >= sizeof(tail) - 1 && !memcmp(p + i, tail, sizeof(tail) - 1);
-}
-
 /* Record header end / last marker for an output line starting now. */
 static void mark_line_start(struct repair *r, unsigned char first,
                             const unsigned char *p, size_t n)
@@ -133,7 +117,7 @@ static void mark_line_start(struct repair *r, unsigned char first,
         r->have_h = 1;
         r->h = r->out.tell(r->out.ctx);
     }
-    if (r->o.circular && first == '#' && r->emitted > 0 && repair_is_cpu_marker(p, n)) {
+    if (r->o.circular && first == '#' && r->emitted > 0 && coverage_cpu_marker(p, n)) {
         r->have_m = 1;
         r->m = r->out.tell(r->out.ctx);
     }
@@ -304,7 +288,7 @@ static enum st_err do_line(struct repair *r, const unsigned char *p, size_t n,
     }
     int first_hash = n && p[0] == '#';
     if ((!r->have_h && !first_hash) ||
-        (r->o.circular && first_hash && repair_is_cpu_marker(p, n))) {
+        (r->o.circular && first_hash && coverage_cpu_marker(p, n))) {
         if ((e = flush_run(r, run, p)))
             return e;
         mark_line_start(r, n ? p[0] : '\n', p, n);

@@ -63,10 +63,6 @@ enum st_err repair_finish(struct repair *r);
 /* For the write_fn plumbing: ctx is a struct repair. */
 enum st_err repair_write(void *ctx, const void *p, size_t n);
 
-/* A line `^#+ CPU \d+ buffer started` (without its LF): where the
- * circular-buffer cut goes; the coverage and the trace-event converter
- * read the same lines. */
-int repair_is_cpu_marker(const void *line, size_t n);
 
 uint64_t repair_lines_fixed(const struct repair *r);
 #define REPAIR_WATCH_MAX 128

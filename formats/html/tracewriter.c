@@ -24,16 +24,6 @@ static const char synth_header[] =
     "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
     "#              | |        |      |   ||||       |         |\n";
 
-enum st_err tw_put(struct tracewriter *w, const void *p, size_t n)
-{
-    if (!w->capture)
-        return outfile_write(w->o, p, n);
-    enum st_err e = dynbuf_add(w->capture, p, n);
-    if (e && !w->capture_err)
-        w->capture_err = e;
-    return e;
-}
-
 static enum st_err put(struct tracewriter *w, const void *p, size_t n)
 {
     return tw_put(w, p, n);

@@ -6,7 +6,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/outfile.h"
 #include "tracewriter_int.h"
+
+/* Every byte of the page passes here: into the file, or into the part
+ * being rendered for a hole (tw_hole_begin).  The lowest piece of the
+ * writer, so the escaping and the page's frame both call down to it. */
+enum st_err tw_put(struct tracewriter *w, const void *p, size_t n)
+{
+    if (!w->capture)
+        return outfile_write(w->o, p, n);
+    enum st_err e = dynbuf_add(w->capture, p, n);
+    if (e && !w->capture_err)
+        w->capture_err = e;
+    return e;
+}
 
 static int ci_prefix(const unsigned char *p, size_t n, const char *pat)
 {

@@ -13,8 +13,22 @@
 #include "mtrace_int.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The readers' error text: the key parser is the lowest file of the
+ * module, so every reader reaches it by calling down. */
+void mt_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
 
 /* Unsigned number like strtoul(base 0): 0x hex, leading 0 octal, else
  * decimal; the whole token must be digits and fit in 32 bits. */

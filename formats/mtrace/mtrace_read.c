@@ -42,16 +42,6 @@ struct mt_reader {
     char err[256];
 };
 
-void mt_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static uint32_t le16(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/atrace/repair.h"
+#include "formats/atrace/coverage.h"
 #include "formats/atrace/streamtext.h"
 #include "formats/tevents/tevents.h"
 #include "summary_int.h"
@@ -86,7 +86,7 @@ static void comment_line(struct summary *s, const char *p, size_t n)
         long long lost = stext_lost(p + 2, n - 2);
         if (lost > 0)
             s->t.lost += (uint64_t)lost;
-    } else if (s->part_body && repair_is_cpu_marker(p, n)) {
+    } else if (s->part_body && coverage_cpu_marker(p, n)) {
         sum_reset_events(s);
         s->part_body = 0;
     } else if (!s->part_body) {

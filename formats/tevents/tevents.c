@@ -4,22 +4,12 @@
  * over TEV_LINE_MAX are skipped), tokenized (tevents_line.c) and turned
  * into events here; names and the closing metadata are in tevents_meta.c.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tevents_int.h"
-#include "formats/atrace/repair.h"
-
-enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what)
-{
-    if (!t->err) {
-        t->err = e;
-        snprintf(t->errtext, sizeof(t->errtext), "%s: %s", what, st_strerror(e));
-    }
-    return t->err;
-}
+#include "formats/atrace/coverage.h"
 
 struct tevents *tevents_new(const struct text_sink *out)
 {
@@ -78,99 +68,6 @@ void tevents_free(struct tevents *t)
     free(t);
 }
 
-char *tev_strdup(struct tevents *t, const char *p, size_t n)
-{
-    if (t->name_bytes + n + 1 > TEV_NAMES_BYTES) {
-        t->st.dropped++;
-        return NULL;
-    }
-    char *s = malloc(n + 1);
-    if (!s) {
-        tev_fail(t, ST_ENOMEM, "trace events");
-        return NULL;
-    }
-    memcpy(s, p, n);
-    s[n] = '\0';
-    t->name_bytes += n + 1;
-    return s;
-}
-
-/* ---- writing events --------------------------------------------------- */
-
-static enum st_err out_write(struct tevents *t, const void *p, size_t n)
-{
-    enum st_err e = t->err ? t->err : t->out.write(t->out.ctx, p, n);
-    return e ? tev_fail(t, e, "writing trace events") : ST_OK;
-}
-
-static enum st_err open_json(struct tevents *t)
-{
-    if (t->started)
-        return ST_OK;
-    t->started = 1;
-    return out_write(t, "{\"traceEvents\":[", 16);
-}
-
-/* Composing t->ev: a failed append marks the event bad; it is dropped. */
-void tev_add(struct tevents *t, const char *s)
-{
-    t->ev_bad |= dynbuf_addstr(&t->ev, s) != ST_OK;
-}
-
-void tev_addf(struct tevents *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char buf[256];
-    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    t->ev_bad |= n < 0 || (size_t)n >= sizeof(buf) || dynbuf_add(&t->ev, buf, (size_t)n);
-}
-
-void tev_addstr(struct tevents *t, const char *p, size_t n)
-{
-    t->ev_bad |= tj_str(&t->ev, p, n) != ST_OK;
-}
-
-void tev_start(struct tevents *t, const char *name, size_t nlen, char ph)
-{
-    dynbuf_reset(&t->ev);
-    t->ev_bad = 0;
-    tev_add(t, t->nev ? ",\n{" : "\n{");
-    if (name) {
-        tev_add(t, "\"name\":");
-        tev_addstr(t, name, nlen);
-        tev_add(t, ",");
-    }
-    tev_addf(t, "\"ph\":\"%c\"", ph);
-}
-
-void tev_pidtid(struct tevents *t, int64_t pid, int64_t tid)
-{
-    tev_addf(t, ",\"pid\":%lld,\"tid\":%lld", (long long)pid, (long long)tid);
-}
-
-void tev_ts(struct tevents *t, const char *key, uint64_t ns)
-{
-    tev_addf(t, ",\"%s\":", key);
-    t->ev_bad |= tj_us(&t->ev, ns) != ST_OK;
-}
-
-enum st_err tev_emit(struct tevents *t)
-{
-    enum st_err e = open_json(t);
-    if (e)
-        return e;
-    tev_add(t, "}");
-    if (t->ev_bad) {
-        t->st.dropped++;
-        return ST_OK;
-    }
-    t->nev++;
-    t->st.events++;
-    return out_write(t, t->ev.data, t->ev.len);
-}
-
 /* ---- lines ------------------------------------------------------------ */
 
 /* Do what the repair's cut will do to the HTML: forget this part's
@@ -201,7 +98,7 @@ static enum st_err ftrace_line(struct tevents *t, const char *p, size_t n)
     if (n && p[n - 1] == '\r')
         n--;
     if (n && p[0] == '#') {
-        if (t->part_body && repair_is_cpu_marker(p, n))
+        if (t->part_body && coverage_cpu_marker(p, n))
             return rewind_part(t);
         return ST_OK;
     }
@@ -262,7 +159,7 @@ void tevents_begin_part(struct tevents *t, const char *name)
               : !strcmp(name, "androidProcessDump") ? TEV_PSDUMP : TEV_NONE;
     t->ps_form = 0;
     if (t->mode == TEV_FTRACE) {
-        open_json(t);
+        tev_open_json(t);
         t->part_off = t->err ? 0 : t->out.tell(t->out.ctx);
         t->part_nev = t->nev;
         t->part_st = t->st;
@@ -339,14 +236,14 @@ enum st_err tevents_finish(struct tevents *t)
 {
     if (t->mode != TEV_NONE)
         tevents_end_part(t);
-    open_json(t);
+    tev_open_json(t);
     tmap_each(&t->threads, close_thread, t);
     for (size_t i = 0; i < t->ncpus; i++)
         tev_cpu_close(t, (uint32_t)i, t->last_ts);
     tev_write_metadata(t);
     /* no displayTimeUnit: ms is the default, and Perfetto notes the key */
     static const char tail[] = "\n],\n\"otherData\":{\"generator\":\"systrace --trace-events\"}}\n";
-    return out_write(t, tail, sizeof(tail) - 1);
+    return tev_out_write(t, tail, sizeof(tail) - 1);
 }
 
 const struct tevents_stats *tevents_stats(const struct tevents *t)

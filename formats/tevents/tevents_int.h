@@ -111,7 +111,7 @@ struct tevents {
     struct tevents_stats st;
 };
 
-/* tevents.c */
+/* tevents_emit.c */
 enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what);
 /* Start an event object in t->ev: `{"name":NAME,"ph":"P"` (name may be
  * NULL for none); finish with tev_emit (closes the object and writes). */
@@ -124,6 +124,9 @@ enum st_err tev_emit(struct tevents *t);
 char *tev_strdup(struct tevents *t, const char *p, size_t n);
 /* ,"key":MICROSECONDS */
 void tev_ts(struct tevents *t, const char *key, uint64_t ns);
+/* the output's opening, once; raw bytes behind it */
+enum st_err tev_open_json(struct tevents *t);
+enum st_err tev_out_write(struct tevents *t, const void *p, size_t n);
 
 /* tevents_events.c */
 enum st_err tev_ftrace_event(struct tevents *t, const struct tev_line *l);

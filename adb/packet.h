@@ -5,7 +5,7 @@
  * direct-transport client and the device simulator share it).
  *
  * Spec: docs/dev/protocol.md of AOSP adb, summarised in
- * /work/shared/reference/adb-protocol.md section (c).  The header is six
+ * ../shared/reference/adb-protocol.md section (c).  The header is six
  * little-endian u32: command, arg0, arg1, data_length, data_check, magic
  * (command ^ 0xffffffff).  data_check is the unsigned byte sum of the
  * payload (not a CRC); it is required by version 0x01000000 peers only.

@@ -1,6 +1,6 @@
 /*
  * Device side of the ADB wire protocol (see sim_wire.h; protocol notes in
- * /work/shared/reference/adb-protocol.md section c).
+ * ../shared/reference/adb-protocol.md section c).
  *
  * The connection thread reads packets and never blocks on a service: it
  * queues WRTE payloads (OKAYing them at once while less than IN_WINDOW

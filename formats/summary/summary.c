@@ -116,61 +116,21 @@ void sum_ftrace_line(struct summary *s, const char *p, size_t n)
 
 /* ---- the process dump ------------------------------------------------- */
 
-struct tok {
-    const char *p;
-    size_t n;
-};
-
-static size_t split(const char *p, size_t n, struct tok *tk, size_t max)
+/* Thread bindings and process names; a thread keeps the first name it
+ * was given, by its first word. */
+static void psdump_row(struct summary *s, const char *p, size_t n)
 {
-    size_t k = 0, i = 0;
-    while (i < n && k < max) {
-        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
-            i++;
-        if (i == n)
-            break;
-        tk[k].p = p + i;
-        while (i < n && p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-            i++;
-        tk[k].n = (size_t)(p + i - tk[k].p);
-        k++;
-    }
-    return k;
-}
-
-static int tok_num(const struct tok *t, int64_t *v)
-{
-    *v = 0;
-    if (!t->n || t->n > 10)
-        return 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (t->p[i] < '0' || t->p[i] > '9')
-            return 0;
-        *v = *v * 10 + (t->p[i] - '0');
-    }
-    return 1;
-}
-
-/* Long form `USER PID PPID VSZ RSS WCHAN ADDR S NAME [COMM]`: names;
- * thread form `USER PID TID CMD`: thread bindings (Perfetto reads both). */
-static void psdump_line(struct summary *s, const char *p, size_t n)
-{
-    struct tok tk[10];
-    size_t k = split(p, n, tk, 10);
-    if (k >= 3 && tk[1].n == 3 && !memcmp(tk[1].p, "PID", 3)) {
-        s->ps_form = tk[2].n == 3 && !memcmp(tk[2].p, "TID", 3) ? 2 : 1;
-        return;
-    }
-    int64_t a, b;
-    if (s->ps_form == 2 && k >= 4 && tok_num(&tk[1], &a) && tok_num(&tk[2], &b)) {
-        struct sum_thread *t = sum_thread(s, (uint32_t)b);
+    struct psdump_row r;
+    enum psdump_row_kind k = psdump_line(&s->ps, p, n, &r);
+    if (k == PSDUMP_THREAD) {
+        struct sum_thread *t = sum_thread(s, (uint32_t)r.tid);
         if (t) {
-            t->tgid = a;
+            t->tgid = r.pid;
             if (!t->name[0])
-                sum_copy_name(t->name, tk[3].p, tk[3].n);
+                sum_copy_name(t->name, r.name, r.word_len);
         }
-    } else if (s->ps_form == 1 && k >= 9 && tok_num(&tk[1], &a)) {
-        sum_set_pname(s, a, tk[8].p, tk[8].n);
+    } else if (k == PSDUMP_PROCESS) {
+        sum_set_pname(s, r.pid, r.name, r.name_len);
     }
 }
 
@@ -181,7 +141,7 @@ static void one_line(struct summary *s, const char *p, size_t n)
     if (s->mode == SM_FTRACE)
         sum_ftrace_line(s, p, n);
     else if (s->mode == SM_PSDUMP)
-        psdump_line(s, p, n);
+        psdump_row(s, p, n);
 }
 
 void summary_feed(struct summary *s, const void *buf, size_t n)
@@ -222,7 +182,7 @@ void summary_begin_part(struct summary *s, const char *name)
     s->skipping = 0;
     s->mode = !strcmp(name, "systemTraceEvents") ? SM_FTRACE
               : !strcmp(name, "androidProcessDump") ? SM_PSDUMP : SM_NONE;
-    s->ps_form = 0;
+    psdump_init(&s->ps);
     s->part_body = 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "formats/atrace/psdump.h"
 #include "formats/tevents/tevents.h"
 #include "summary.h"
 
@@ -88,7 +89,7 @@ struct summary {
     struct dynbuf line;     /* a line split across writes */
     int skipping;           /* the rest of an over-long line */
     int part_body;          /* the part had a line other than '#' ones */
-    int ps_form;            /* 0 header not seen, 1 long, 2 thread form */
+    struct psdump ps;       /* the PROCESS DUMP part's form */
     /* threads: open addressing on tid -> index + 1 */
     struct sum_thread *th;
     uint32_t nth, capth;

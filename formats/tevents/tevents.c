@@ -157,7 +157,7 @@ void tevents_begin_part(struct tevents *t, const char *name)
     t->skipping = 0;
     t->mode = !strcmp(name, "systemTraceEvents") ? TEV_FTRACE
               : !strcmp(name, "androidProcessDump") ? TEV_PSDUMP : TEV_NONE;
-    t->ps_form = 0;
+    psdump_init(&t->ps);
     if (t->mode == TEV_FTRACE) {
         tev_open_json(t);
         t->part_off = t->err ? 0 : t->out.tell(t->out.ctx);

@@ -8,6 +8,7 @@
 #ifndef SYSTRACE_TEVENTS_INT_H
 #define SYSTRACE_TEVENTS_INT_H
 
+#include "formats/atrace/psdump.h"
 #include "lib/dynbuf.h"
 #include "lib/outfile.h"
 #include "tevents.h"
@@ -105,7 +106,7 @@ struct tevents {
     int cpu_used;           /* the CPU pseudo process has events */
     size_t name_bytes;
     uint64_t next_id, last_ts;
-    int ps_form;            /* 0 none, 1 long (NAME), 2 threads (TID) */
+    struct psdump ps;       /* the PROCESS DUMP part's form */
     struct dynbuf ev;       /* the event being composed */
     int ev_bad;             /* an append to ev failed: drop the event */
     struct tevents_stats st;

@@ -1,58 +1,14 @@
 /*
  * Names for the trace-event converter (tevents.h): the PROCESS DUMP part
- * (`ps` output in the forms the process-dump agent collects, as Perfetto
- * reads them: the long form `USER PID PPID VSZ RSS WCHAN PC S NAME ...`
- * gives a process name in its ninth column; the thread form `USER PID TID
- * CMD ...` a thread's process and name), and the closing M events.
+ * (read by formats/atrace/psdump.h, as Perfetto reads it: a process's
+ * name from the long form, a thread's process and name from the thread
+ * form; the latest dump's name counts), and the closing M events.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tevents_int.h"
-
-#define TOKENS_MAX 16
-
-struct tok {
-    const char *p;
-    size_t n;
-};
-
-static size_t split(const char *p, size_t n, struct tok *t, size_t max)
-{
-    size_t k = 0, i = 0;
-    while (i < n && k < max) {
-        while (i < n && (p[i] == ' ' || p[i] == '\t'))
-            i++;
-        if (i == n)
-            break;
-        t[k].p = p + i;
-        while (i < n && p[i] != ' ' && p[i] != '\t')
-            i++;
-        t[k].n = (size_t)(t[k].p - p) < i ? i - (size_t)(t[k].p - p) : 0;
-        k++;
-    }
-    return k;
-}
-
-static int tok_is(const struct tok *t, const char *s)
-{
-    return t->n == strlen(s) && !memcmp(t->p, s, t->n);
-}
-
-static int tok_num(const struct tok *t, int64_t *v)
-{
-    if (!t->n || t->n > 10)
-        return 0;
-    int64_t x = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (t->p[i] < '0' || t->p[i] > '9')
-            return 0;
-        x = x * 10 + (t->p[i] - '0');
-    }
-    *v = x;
-    return 1;
-}
 
 void tev_free_pd(void *v)
 {
@@ -101,23 +57,14 @@ static void set_name(struct tevents *t, char **slot, const char *p, size_t n)
 
 void tev_psdump_line(struct tevents *t, const char *p, size_t n)
 {
-    struct tok tk[TOKENS_MAX];
-    size_t k = split(p, n, tk, TOKENS_MAX);
-    if (k >= 3 && tok_is(&tk[0], "USER") && tok_is(&tk[1], "PID")) {
-        t->ps_form = tok_is(&tk[2], "TID") ? 2 : 1;
-        return;
-    }
-    int64_t a, b;
-    if (t->ps_form == 2 && k >= 4 && tok_num(&tk[1], &a) && tok_num(&tk[2], &b)) {
-        struct tev_pd *pd = pd_get(t, b);
-        if (pd) {
-            pd->tgid = a;
-            set_name(t, &pd->tname, tk[3].p, n - (size_t)(tk[3].p - p));
-        }
-    } else if (t->ps_form == 1 && k >= 9 && tok_num(&tk[1], &a)) {
-        struct tev_pd *pd = pd_get(t, a);
-        if (pd)
-            set_name(t, &pd->pname, tk[8].p, tk[8].n);
+    struct psdump_row r;
+    enum psdump_row_kind k = psdump_line(&t->ps, p, n, &r);
+    struct tev_pd *pd = k != PSDUMP_NONE ? pd_get(t, k == PSDUMP_THREAD ? r.tid : r.pid) : NULL;
+    if (pd && k == PSDUMP_THREAD) {
+        pd->tgid = r.pid;
+        set_name(t, &pd->tname, r.name, r.name_len);
+    } else if (pd) {
+        set_name(t, &pd->pname, r.name, r.name_len);
     }
 }
 

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/atrace/coverage.h"
-#include "formats/atrace/streamtext.h"
 #include "formats/tevents/tevents.h"
 #include "summary_int.h"
 #include "lib/plat.h"
@@ -71,47 +69,6 @@ void summary_set_device(struct summary *s, const char *model, const char *releas
 {
     printable(s->model, sizeof(s->model), model);
     printable(s->release, sizeof(s->release), release);
-}
-
-static int starts(const char *p, size_t n, const char *lit)
-{
-    size_t k = strlen(lit);
-    return n >= k && !memcmp(p, lit, k);
-}
-
-/* '#' lines: the header's CPU count, LOST notices, CPU buffer starts. */
-static void comment_line(struct summary *s, const char *p, size_t n)
-{
-    if (starts(p, n, "# CPU:")) {
-        long long lost = stext_lost(p + 2, n - 2);
-        if (lost > 0)
-            s->t.lost += (uint64_t)lost;
-    } else if (s->part_body && coverage_cpu_marker(p, n)) {
-        sum_reset_events(s);
-        s->part_body = 0;
-    } else if (!s->part_body) {
-        const char *at = memmem(p, n, "#P:", 3);
-        if (at) {
-            unsigned v = 0;
-            for (at += 3; at < p + n && *at >= '0' && *at <= '9' && v < SUM_CPUS_MAX; at++)
-                v = v * 10 + (unsigned)(*at - '0');
-            s->header_cpus = v;
-        }
-    }
-}
-
-void sum_ftrace_line(struct summary *s, const char *p, size_t n)
-{
-    if (n && p[n - 1] == '\r')
-        n--;
-    if (n && p[0] == '#') {
-        comment_line(s, p, n);
-        return;
-    }
-    s->part_body = 1;
-    struct tev_line l;
-    if (tev_parse_line(p, n, &l))
-        sum_line_event(s, &l);
 }
 
 /* ---- the process dump ------------------------------------------------- */

@@ -2,12 +2,16 @@
  * What one ftrace event of the trace summary (summary.h) changes: the
  * totals, the event's name count, the thread's process (the line's TGID),
  * CPU time from sched_switch, frames from atrace slices.  Both readers of
- * lines come here: the line-at-a-time one (summary.c, any line the
- * tokenizer accepts) and the fast one (summary_fast.c, the usual shape).
+ * lines come here: the line-at-a-time one (sum_ftrace_line below, any line
+ * the tokenizer accepts, and the header's '#' lines) and the fast one
+ * (summary_fast.c, the usual shape, which hands it the others).
  */
 #include <string.h>
 
+#include "formats/atrace/coverage.h"
+#include "formats/atrace/streamtext.h"
 #include "formats/tevents/tevents.h"
+#include "lib/plat.h"
 #include "summary_int.h"
 
 static int dig(char c)
@@ -204,16 +208,6 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     slice_begin(s, t, &m, l);
 }
 
-int sum_event_kind(const char *p, size_t n)
-{
-    if (n == 12 && !memcmp(p, "sched_switch", 12))
-        return SK_SWITCH;
-    if ((n == 18 && !memcmp(p, "tracing_mark_write", 18)) || (n == 5 && !memcmp(p, "print", 5)) ||
-        (n == 1 && p[0] == '0'))
-        return SK_MARK;
-    return SK_OTHER;
-}
-
 void sum_event(struct summary *s, const struct tev_line *l, int kind)
 {
     struct summary_totals *t = &s->t;
@@ -240,4 +234,47 @@ void sum_line_event(struct summary *s, const struct tev_line *l)
 {
     const struct sum_evname *e = sum_count_name(s, l->event, l->event_len);
     sum_event(s, l, e ? e->kind : sum_event_kind(l->event, l->event_len));
+}
+
+/* ---- one line of ftrace text ----------------------------------------- */
+
+static int starts(const char *p, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    return n >= k && !memcmp(p, lit, k);
+}
+
+/* '#' lines: the header's CPU count, LOST notices, CPU buffer starts. */
+static void comment_line(struct summary *s, const char *p, size_t n)
+{
+    if (starts(p, n, "# CPU:")) {
+        long long lost = stext_lost(p + 2, n - 2);
+        if (lost > 0)
+            s->t.lost += (uint64_t)lost;
+    } else if (s->part_body && coverage_cpu_marker(p, n)) {
+        sum_reset_events(s);
+        s->part_body = 0;
+    } else if (!s->part_body) {
+        const char *at = memmem(p, n, "#P:", 3);
+        if (at) {
+            unsigned v = 0;
+            for (at += 3; at < p + n && *at >= '0' && *at <= '9' && v < SUM_CPUS_MAX; at++)
+                v = v * 10 + (unsigned)(*at - '0');
+            s->header_cpus = v;
+        }
+    }
+}
+
+void sum_ftrace_line(struct summary *s, const char *p, size_t n)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    if (n && p[0] == '#') {
+        comment_line(s, p, n);
+        return;
+    }
+    s->part_body = 1;
+    struct tev_line l;
+    if (tev_parse_line(p, n, &l))
+        sum_line_event(s, &l);
 }

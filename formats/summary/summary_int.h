@@ -130,6 +130,8 @@ struct sum_thread *sum_thread_find(const struct summary *s, uint32_t tid);
 struct sum_cpu *sum_cpu_grow(struct summary *s, uint32_t cpu);
 /* Counts one more event of that name; its entry, NULL beyond SUM_NAMES_MAX. */
 struct sum_evname *sum_count_name_slot(struct summary *s, const char *p, size_t n);
+/* SK_SWITCH, SK_MARK or SK_OTHER for an event name */
+int sum_event_kind(const char *name, size_t n);
 
 /* Nearly every line asks for a thread, a CPU and its name's entry: what
  * is usually found at once is looked at here, inline (the hot path of
@@ -188,16 +190,13 @@ void sum_copy_name_n(char *dst, size_t cap, const char *p, size_t n);
 void sum_reset_events(struct summary *s);
 void sum_tab_free(struct summary *s);
 
-/* summary.c: one ftrace line (no '\n'), read by the general tokenizer */
-void sum_ftrace_line(struct summary *s, const char *p, size_t n);
-
 /* summary_fast.c: the whole lines of p[0, n) that end at least 8 bytes
  * before n, each read fast when of the usual shape, else by
  * sum_ftrace_line; how many bytes were taken (0 or up to a '\n'). */
 size_t sum_fast_lines(struct summary *s, const char *p, size_t n);
 
-/* summary_ev.c */
-int sum_event_kind(const char *name, size_t n);
+/* summary_ev.c: one ftrace line (no '\n'), read by the general tokenizer */
+void sum_ftrace_line(struct summary *s, const char *p, size_t n);
 /* An event the tokenizer accepted whose name was counted (kind: SK_*). */
 void sum_event(struct summary *s, const struct tev_line *l, int kind);
 /* The same, counting its name first. */

@@ -107,6 +107,16 @@ struct sum_cpu *sum_cpu_grow(struct summary *s, uint32_t cpu)
     return &s->cpu[cpu];
 }
 
+int sum_event_kind(const char *p, size_t n)
+{
+    if (n == 12 && !memcmp(p, "sched_switch", 12))
+        return SK_SWITCH;
+    if ((n == 18 && !memcmp(p, "tracing_mark_write", 18)) || (n == 5 && !memcmp(p, "print", 5)) ||
+        (n == 1 && p[0] == '0'))
+        return SK_MARK;
+    return SK_OTHER;
+}
+
 /* The name's slot did not lead to it (sum_count_name). */
 struct sum_evname *sum_count_name_slot(struct summary *s, const char *p, size_t n)
 {

@@ -19,13 +19,14 @@
 #
 # The platform is reached through lib/plat.h only (scripts/checkplatform).
 # Folders are layers (scripts/checklayers, run by make check):
-#   src/ the tool -> agents/{android,linux} -> formats/{atrace,mtrace,tevents,html}
+#   src/ the tool -> agents/{android/{atrace,perfetto},linux} -> formats/{atrace,mtrace,tevents,html}
 #   and adb/ -> lib/ under everything.  Includes name the path from the top
 #   ("lib/dynbuf.h") unless the header sits beside the file.
 # Sources are picked up by wildcard: a new module is a new .c/.h pair in one
 # of those folders (a new format or subsystem: a new folder under formats/ or
-# agents/); a new unit test is tests/unit/test_NAME.c (test_adb_NAME.c links
-# libadb.a only); a new fuzz target is tests/fuzz/fuzz_NAME.c.
+# agents/, a capture way a room under its agent's folder); a new unit test
+# is tests/unit/test_NAME.c (test_adb_NAME.c links libadb.a only); a new
+# fuzz target is tests/fuzz/fuzz_NAME.c.
 
 CC ?= cc
 PREFIX ?= /usr/local
@@ -67,9 +68,9 @@ endif
 ADB_SRC := $(filter-out $(NOT_HERE),$(wildcard lib/*.c adb/*.c))
 ADB_OBJ := $(ADB_SRC:%.c=$(BUILD)/%.o)
 LIB_SRC := $(ADB_SRC) $(filter-out $(NOT_HERE),$(wildcard formats/*/*.c agents/*.c \
-           agents/*/*.c) $(filter-out src/main.c,$(wildcard src/*.c)))
+           agents/*/*.c agents/*/*/*.c) $(filter-out src/main.c,$(wildcard src/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/assets.o
-HDRS := $(wildcard lib/*.h adb/*.h formats/*/*.h agents/*.h agents/*/*.h src/*.h)
+HDRS := $(wildcard lib/*.h adb/*.h formats/*/*.h agents/*.h agents/*/*.h agents/*/*/*.h src/*.h)
 ASSETS := $(sort $(wildcard assets/*))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)

@@ -1,7 +1,7 @@
 /*
  * The writing side of pb.h: protobuf wire format appended to a dynbuf, for
  * the few messages systrace itself encodes (a TraceConfig for the device's
- * perfetto, agents/android/pfconfig.c) and for the traces tests and the
+ * perfetto, agents/android/perfetto/pfconfig.c) and for the traces tests and the
  * simulator write.  Each call returns the dynbuf's error (ST_ETOOBIG past
  * its maximum, the buffer then holding what it held before that call).
  */

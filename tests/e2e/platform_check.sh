@@ -19,7 +19,7 @@ check() {   # FILE LINE pass|fail
 check src/cli.c '#include <unistd.h>' fail
 check formats/atrace/decode.c '#include <sys/socket.h>' fail
 check adb/adb_client.c '#include <windows.h>' fail
-check agents/android/atrace.c 'static int f(void) { return pipe2(0, 0); }' fail
+check agents/android/atrace/atrace.c 'static int f(void) { return pipe2(0, 0); }' fail
 check src/result.c 'static const char *p = "/proc/self/fd/0";' fail
 check agents/capture.c 'static int g(void) { return fork(); }' fail
 check src/cmd_live.c 'static int h(int fd) { return poll(0, 0, fd); }' fail

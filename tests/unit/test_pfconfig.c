@@ -1,11 +1,11 @@
-/* Unit tests for --perfetto's TraceConfig (agents/android/pfconfig.c):
+/* Unit tests for --perfetto's TraceConfig (agents/android/perfetto/pfconfig.c):
  * categories split into ftrace events and atrace categories, dropped ones
  * named, names that could reach a shell refused, -b/-t defaults, the
  * binary form read back with the protobuf reader (the same fields as the
  * text), and the echo escapes that carry it through a device shell. */
 #include "testutil.h"
 
-#include "agents/android/pfconfig.h"
+#include "agents/android/perfetto/pfconfig.h"
 #include "formats/perfetto/pb.h"
 
 static struct atrace_cats avail(void)

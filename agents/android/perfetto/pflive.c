@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "adb/adb.h"
-#include "devcmd.h"
+#include "agents/android/devcmd.h"
 #include "lib/debug.h"
 #include "lib/fairlock.h"
 #include "lib/outfile.h"

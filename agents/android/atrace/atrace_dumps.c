@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "astream_int.h"
-#include "devcmd.h"
+#include "agents/android/devcmd.h"
 #include "lib/debug.h"
 #include "lib/plat.h"
 

@@ -1,8 +1,9 @@
 /*
- * Internals of the atrace agent's --stream, shared by atrace_stream.c (the
- * stream and its reader thread), atrace_dumps.c (the fallback: periodic
- * --async_dump on the same thread) and atrace_spool.c (the spool file
- * beside the output and its conversion into the page).
+ * Internals of the atrace agent's --stream way, shared by atrace_stream.c
+ * (the way: the stream and its reader), atrace_dumps.c (the fallback:
+ * periodic --async_dump, which the way starts and stops) and below both
+ * atrace_spool.c (the spool file beside the output, its conversion into
+ * the page, and the pieces both readers use).
  *
  * Threads: the capture's own thread (start, stop, collect, cleanup) and
  * one reader.  While the reader runs, every use of the device takes
@@ -57,7 +58,8 @@ struct astream {
     struct djoin *join;
 };
 
-/* atrace_spool.c */
+/* atrace_spool.c: the spool, and what the stream and the periodic dumps
+ * share (the failure message, the abandon test, the reader thread) */
 enum st_err spool_open(struct astream *s, int header);
 /* Trace text for the spool: counted, progress reported (any thread). */
 enum st_err spool_add(struct astream *s, const void *p, size_t n);

@@ -5,25 +5,17 @@
  * `atrace --async_start`, retried without -z when the device's atrace
  * cannot compress.  A start atrace reports only on stderr (it exits 0
  * after "unable to start tracing", e.g. -k on a user build) fails here,
- * saying when root is what is missing.  With --stream the start is
- * astream_start's (atrace_stream.c), which comes back here for a device
- * whose atrace cannot stream.
+ * saying when root is what is missing.  A device already tracing is
+ * refused before anything is set.  The ways start through these: the
+ * one-shot dump (atrace_dump.c), and --stream's periodic dumps where
+ * the device's atrace cannot stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atrace_int.h"
-#include "devcmd.h"
-
-/* c->err = "what: detail" */
-enum st_err atrace_fail(struct capture *c, enum st_err e, const char *what,
-                        const char *detail)
-{
-    dynbuf_reset(&c->err);
-    dynbuf_printf(&c->err, "%s: %s", what, detail);
-    return e;
-}
+#include "agents/android/devcmd.h"
 
 static enum st_err list_categories(struct atrace *a)
 {
@@ -136,10 +128,7 @@ enum st_err atrace_create(struct capture *c, void **state)
                       c->perfetto_pid);
         return ST_EDEVICE;
     }
-    enum st_err e = list_categories(a);
-    if (!e && c->opt->perfetto)
-        return perfetto_way_create(a);
-    return e ? e : atrace_make_plan(a);
+    return list_categories(a);
 }
 
 /* atrace did not start: say why in one line, and that root is needed when
@@ -205,7 +194,7 @@ enum st_err atrace_async_start(struct atrace *a)
  * read (debug.atrace.user_initiated; tracing_on may be 1 from boot); before,
  * tracing_on is the only sign (init clears it at boot).  An unreadable
  * tracing_on is no answer. */
-static enum st_err refuse_busy(struct atrace *a)
+enum st_err atrace_refuse_busy(struct atrace *a)
 {
     struct capture *c = a->c;
     int busy = c->atrace_user;
@@ -227,15 +216,4 @@ static enum st_err refuse_busy(struct atrace *a)
                            "systrace or atrace); wait for it to end, or stop it "
                            "first with `adb -s %s shell atrace --async_stop`", c->serial);
     return ST_EDEVICE;
-}
-
-enum st_err atrace_start(void *state)
-{
-    struct atrace *a = state;
-    if (a->way)
-        return a->way->start(a);
-    enum st_err e = refuse_busy(a);
-    if (e)
-        return e;
-    return a->c->opt->stream ? astream_start(a) : atrace_async_start(a);
 }

@@ -42,7 +42,7 @@
 #include <string.h>
 
 #include "astream_int.h"
-#include "devcmd.h"
+#include "agents/android/devcmd.h"
 #include "lib/plat.h"
 #include "formats/atrace/coverage.h"
 #include "lib/debug.h"
@@ -113,16 +113,6 @@ static enum st_err on_err(void *ctx, const void *p, size_t n)
 }
 
 /* ---- the reader thread -------------------------------------------------- */
-
-enum st_err astream_thread(struct astream *s, void *(*fn)(void *))
-{
-    s->th_started = !plat_thread_start(&s->th, fn, s);
-    if (s->th_started)
-        return ST_OK;
-    dynbuf_reset(&s->c->err);
-    dynbuf_addstr(&s->c->err, "--stream: no thread could be started to read the trace");
-    return ST_ENOMEM;
-}
 
 /* Why the stream ended, for the messages. */
 static void ended_why(struct astream *s, enum st_err e)
@@ -271,6 +261,8 @@ static enum st_err await_stream(struct astream *s)
     }
 }
 
+static void astream_free(struct astream *s);
+
 static struct astream *astream_new(struct atrace *a)
 {
     struct astream *s = calloc(1, sizeof(*s));
@@ -289,15 +281,18 @@ static struct astream *astream_new(struct atrace *a)
     return s;
 }
 
-enum st_err astream_start(struct atrace *a)
+static enum st_err astream_start(struct atrace *a)
 {
     struct capture *c = a->c;
+    enum st_err e = atrace_refuse_busy(a);
+    if (e)
+        return e;
     struct astream *s = astream_new(a);
     if (!s)
         return ST_ENOMEM;
     a->stream = s;
     c->dev_lock = &s->lock;
-    enum st_err e = spool_open(s, 1);
+    e = spool_open(s, 1);
     if (!e)
         e = open_stream(s);
     if (!e)
@@ -384,12 +379,12 @@ static void make_sure_off(struct astream *s)
     dynbuf_free(&saved);
 }
 
-int astream_streaming(const struct atrace *a)
+static int astream_streaming(const struct atrace *a)
 {
     return a->stream && !a->stream->fallback;
 }
 
-void astream_halt(struct atrace *a)
+static void astream_halt(struct atrace *a)
 {
     struct astream *s = a->stream;
     if (!astream_streaming(a) || s->halted)
@@ -414,7 +409,7 @@ static int cut_short(struct astream *s)
     return 1;
 }
 
-enum st_err astream_stop(struct atrace *a)
+static enum st_err astream_stop(struct atrace *a)
 {
     struct astream *s = a->stream;
     a->t_stop_us = capture_now_us();
@@ -463,7 +458,7 @@ static void report(struct astream *s)
                               "CPU) gives it more slack", (unsigned long long)lost, kb);
 }
 
-enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
+static enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
 {
     struct astream *s = a->stream;
     struct capture *c = s->c;
@@ -503,7 +498,7 @@ enum st_err astream_collect(struct atrace *a, struct tracewriter *w)
     return ST_OK;
 }
 
-void astream_cleanup(struct atrace *a)
+static void astream_cleanup(struct atrace *a)
 {
     struct astream *s = a->stream;
     if (!s)
@@ -522,13 +517,13 @@ void astream_cleanup(struct atrace *a)
                       (unsigned long long)s->bytes, kept, kept);
 }
 
-int astream_ended(const struct atrace *a)
+static int astream_ended(const struct atrace *a)
 {
     const struct astream *s = a->stream;
     return s && atomic_load(&s->ended) && s->early;
 }
 
-void astream_free(struct astream *s)
+static void astream_free(struct astream *s)
 {
     if (!s)
         return;
@@ -544,3 +539,22 @@ void astream_free(struct astream *s)
     fairlock_destroy(&s->lock);
     free(s);
 }
+
+static void stream_destroy(struct atrace *a)
+{
+    if (a->stream)
+        a->c->dev_lock = NULL;
+    astream_free(a->stream);
+    a->stream = NULL;
+}
+
+const struct atrace_way stream_way = {
+    .start = astream_start,
+    .stop = astream_stop,
+    .collect = astream_collect,
+    .cleanup = astream_cleanup,
+    .ended = astream_ended,
+    .destroy = stream_destroy,
+    .halt = astream_halt,
+    .streaming = astream_streaming,
+};

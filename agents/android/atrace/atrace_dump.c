@@ -1,112 +1,35 @@
 /*
- * The atrace agent (catapult-systrace.md §3, §4); its start is in
- * atrace_start.c.  Writes the clock-sync marker, and at collect time
- * stops atrace and streams its dump straight through the decoder and the
- * repairs into the result — never holding the dump in memory.
+ * The atrace agent's one-shot way (catapult-systrace.md §3, §4):
+ * `atrace --async_start` (atrace_start.c), and at the end `--async_stop`
+ * (before Android M: tracing_on cleared, then `--async_dump`) whose dump
+ * is streamed straight through the decoder and the repairs into the
+ * result, never held in memory.
  *
  * Beyond catapult: the raw dump is teed to a file that is kept (and
  * named) when collection fails after bytes arrived; a dump cut off by a
  * dropped link is fetched again once the device is back (atrace died
- * before clearing its buffer), the part written so far taken back;
- * whether the clock-sync marker came back is recorded so the controller
- * part is only written when the viewer can use it; after any error or
- * interrupt, cleanup resets the device as atrace's own cleanup does
- * (tracing off, categories and app tags cleared, 1 KB buffer), which a
- * killed atrace never did.  --stream (atrace_stream.c) replaces the
- * stop and the dump with the device's own atrace --stream read while
- * tracing.
+ * before clearing its buffer), the part written so far taken back; a
+ * kernel buffer too small for the time traced is named with the -b that
+ * would have held it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/android/devcmd.h"
 #include "atrace_int.h"
-#include "devcmd.h"
 #include "lib/debug.h"
 #include "lib/outfile.h"
 #include "lib/signals.h"
 
-#define PROC_LIST_MAX (16u << 20)
-#define HUNG_RESET_MS 2000      /* the reset of a device that timed out before */
-
-static enum st_err write_marker(struct capture *c)
+static enum st_err dump_start(struct atrace *a)
 {
-    struct dynbuf s;
-    dynbuf_init(&s, 4096);
-    capture_uuid(c->sync_id);
-    dynbuf_printf(&s, "echo trace_event_clock_sync: name=%s > %s/trace_marker", c->sync_id,
-                  c->tracing_dir);
-    struct adb_result r;
-    c->sync_issue_us = capture_now_us();
-    enum st_err e = dev_script(c, dynbuf_str(&s), 65536, &r);
-    c->sync_done_us = capture_now_us();
-    dynbuf_free(&s);
-    if (!e && r.exit_code == 0)
-        c->sync_written = 1;
-    else if (!e) {
-        char line[256];
-        dev_first_line(r.err_len ? r.err : r.out, line, sizeof(line));
-        c->ui.warn(c->ui.ctx, "could not write the clock-sync marker (%s); the trace will "
-                              "not be aligned with the host", line);
-    }
-    adb_result_free(&r);
-    return e;
+    enum st_err e = atrace_refuse_busy(a);
+    return e ? e : atrace_async_start(a);
 }
 
-static enum st_err clock_sync(void *state)
+static enum st_err dump_stop(struct atrace *a)
 {
-    struct atrace *a = state;
-    struct capture *c = a->c;
-    if (a->way)
-        return ST_OK;   /* Perfetto's clock is the trace's own */
-    unsigned waits = c->dev_waits;
-    enum st_err e = write_marker(c);
-    if (!e && c->dev_waits != waits) {
-        /* the device dropped and came back meanwhile: the host times
-         * span the wait, so write a fresh marker for a tight pair */
-        c->sync_written = 0;
-        e = write_marker(c);
-    }
-    return e;
-}
-
-/* A stream is synced right after it started: at the stop, the marker
- * would wait behind the stream's backlog on a slow link, and atrace,
- * stopped first, would no longer read it. */
-static enum st_err start(void *state)
-{
-    struct atrace *a = state;
-    enum st_err e = atrace_start(a);
-    if (e || !astream_streaming(a))
-        return e;
-    a->synced = 1;
-    e = clock_sync(a);
-    if (e && e != ST_EINTR) {   /* a missed sync only costs alignment */
-        a->c->ui.warn(a->c->ui.ctx, "clock sync failed: %s", dynbuf_str(&a->c->err));
-        e = ST_OK;
-    }
-    return e;
-}
-
-static enum st_err sync_at_stop(void *state)
-{
-    struct atrace *a = state;
-    return a->synced ? ST_OK : clock_sync(a);
-}
-
-static enum st_err halt(void *state)
-{
-    astream_halt(state);
-    return ST_OK;
-}
-
-static enum st_err stop(void *state)
-{
-    struct atrace *a = state;
-    if (a->way)
-        return a->way->stop(a);
-    if (a->stream)
-        return astream_stop(a);
     a->t_stop_us = capture_now_us();
     if (a->c->sdk >= 23)
         return ST_OK;   /* --async_stop in collect stops and dumps */
@@ -120,8 +43,6 @@ static enum st_err stop(void *state)
     dynbuf_free(&s);
     return e;
 }
-
-/* ---- collect: stop + dump streamed through decoder and repairs ------- */
 
 static enum st_err on_dump(void *ctx, const void *p, size_t n)
 {
@@ -146,16 +67,6 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
     struct atrace *a = ctx;
     (void)total;
     a->c->ui.progress(a->c->ui.ctx, done);
-}
-
-enum st_err atrace_load_tgids(struct atrace *a, struct tgid_map *m)
-{
-    struct adb_result r;
-    enum st_err e = dev_script(a->c, "echo -n /proc/[0-9]*/task/[0-9]*", PROC_LIST_MAX, &r);
-    if (!e)
-        e = tgid_map_parse(m, r.out, r.out_len);
-    adb_result_free(&r);
-    return e;
 }
 
 static void open_raw(struct atrace *a)
@@ -426,51 +337,9 @@ static enum st_err dump_tries(struct atrace *a, struct tracewriter *w,
     }
 }
 
-/* Ends the capture as catapult does on old devices, and resets the device
- * after any failure: atrace's own cleanup (tracing off, categories and app
- * tags cleared, buffer back to 1 KB), its dump thrown away on the device. */
-enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, size_t n)
+static enum st_err dump_collect(struct atrace *a, struct tracewriter *w)
 {
     struct capture *c = a->c;
-    struct dynbuf s;
-    dynbuf_init(&s, 65536);
-    enum st_err e = adb_quote_argv(&s, argv);
-    if (!e)
-        e = dynbuf_addstr(&s, " >/dev/null");
-    struct adb_result r = {0};
-    int hung = c->dev_hung;
-    if (hung) {     /* one short try: a device left tracing is worse than the wait */
-        c->dev_gone = c->dev_hung = 0;
-        adb_device_set_timeout(c->dev, HUNG_RESET_MS);
-    }
-    if (!e && !(e = dev_script(c, dynbuf_str(&s), 65536, &r))) {
-        if (r.exit_code == 0 || r.exit_code == ADB_EXIT_UNKNOWN)
-            a->dirty = 0;
-        else
-            dev_first_line(r.err_len ? r.err : r.out, why, n);
-        adb_result_free(&r);
-    } else if (e) {
-        adb_result_free(&r);    /* filled on errors too */
-        snprintf(why, n, "%s", c->dev_hung   ? "the device stopped answering"
-                               : c->dev_gone ? "the device did not come back"
-                                             : adb_device_error(c->dev));
-    }
-    if (hung) {
-        adb_device_set_timeout(c->dev, dev_wait_s(c) * 1000);
-        c->dev_gone = c->dev_hung = c->dev_hung || a->dirty;
-    }
-    dynbuf_free(&s);
-    return a->dirty ? ST_EDEVICE : ST_OK;
-}
-
-static enum st_err collect(void *state, struct tracewriter *w)
-{
-    struct atrace *a = state;
-    struct capture *c = a->c;
-    if (a->way)
-        return a->way->collect(a, w);
-    if (a->stream)
-        return astream_collect(a, w);
     struct tgid_map *m = tgid_map_new();
     if (!m)
         return ST_ENOMEM;
@@ -494,73 +363,29 @@ static enum st_err collect(void *state, struct tracewriter *w)
     return e;
 }
 
-/* After an error or interrupt: make sure the device is not left tracing
- * nor keeps our categories, app tags and large buffer (a dump that broke
- * off killed atrace before its cleanup).  No categories on the command
- * line: one the device rejects would make atrace fail before resetting. */
-static void cleanup(void *state)
+static void dump_cleanup(struct atrace *a)
 {
-    struct atrace *a = state;
-    if (a && a->way)
-        a->way->cleanup(a);
-    if (a)
-        astream_cleanup(a);
-    if (!a || !a->dirty)
-        return;
-    struct capture *c = a->c;
-    static const char *const stop_argv[] = {"atrace", "--async_stop", NULL};
-    static const char *const old_argv[] = {"atrace", "-t", "0", NULL};
-    const char *const *argv = c->sdk >= 23 ? stop_argv : old_argv;
-    char why[256] = "";
-    struct dynbuf saved;    /* the error being reported stays as it is */
-    dynbuf_init(&saved, 65536);
-    dynbuf_addstr(&saved, dynbuf_str(&c->err));
-    enum st_err e = atrace_reset(a, argv, why, sizeof(why));
-    dynbuf_reset(&c->err);
-    dynbuf_addstr(&c->err, dynbuf_str(&saved));
-    dynbuf_free(&saved);
-    if (e)
-        c->ui.warn(c->ui.ctx, "could not stop tracing on the device (%s); run `adb -s %s "
-                              "shell %s` to stop it", why[0] ? why : "unknown reason",
-                   c->serial, c->sdk >= 23 ? "atrace --async_stop" : "atrace -t 0");
+    (void)a;    /* the face resets a device left dirty */
 }
 
-static void destroy(void *state)
+static int dump_ended(const struct atrace *a)
 {
-    struct atrace *a = state;
-    if (!a)
-        return;
-    if (a->way)
-        a->way->destroy(a);
+    (void)a;    /* nothing runs on its own until the stop */
+    return 0;
+}
+
+static void dump_destroy(struct atrace *a)
+{
     drop_raw(a);
     free(a->first_raw);     /* named to the user when kept */
     chain_free(a);
-    atrace_cats_free(&a->avail);
-    atrace_plan_free(&a->plan);
-    dynbuf_free(&a->errtext);
-    if (a->stream)
-        a->c->dev_lock = NULL;
-    astream_free(a->stream);
-    free(a);
 }
 
-static int ended(void *state)
-{
-    const struct atrace *a = state;
-    if (a && a->way)
-        return a->way->ended(a);
-    return astream_ended(state);
-}
-
-const struct agent_ops atrace_agent = {
-    .name = "atrace",
-    .create = atrace_create,
-    .start = start,
-    .halt = halt,
-    .clock_sync = sync_at_stop,
-    .stop = stop,
-    .collect = collect,
-    .cleanup = cleanup,
-    .destroy = destroy,
-    .ended = ended,
+const struct atrace_way dump_way = {
+    .start = dump_start,
+    .stop = dump_stop,
+    .collect = dump_collect,
+    .cleanup = dump_cleanup,
+    .ended = dump_ended,
+    .destroy = dump_destroy,
 };

@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atrace_int.h"
-#include "devcmd.h"
+#include "agents/android/atrace/atrace_int.h"
+#include "agents/android/devcmd.h"
 #include "formats/atrace/fromfile.h"
 #include "lib/debug.h"
 #include "lib/fairlock.h"
@@ -446,4 +446,5 @@ const struct atrace_way perfetto_way = {
     .cleanup = pf_cleanup,
     .ended = pf_ended,
     .destroy = pf_destroy,
+    .own_clock = 1,
 };

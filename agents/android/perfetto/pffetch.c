@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "adb/adb.h"
-#include "devcmd.h"
+#include "agents/android/devcmd.h"
 #include "lib/outfile.h"
 
 struct fetch {

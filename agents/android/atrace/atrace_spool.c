@@ -123,6 +123,17 @@ int astream_abandoned(void)
     return sig_terminated() || sig_interrupts() >= 2 || sig_alarmed();
 }
 
+/* The reader of a stream or of the periodic dumps. */
+enum st_err astream_thread(struct astream *s, void *(*fn)(void *))
+{
+    s->th_started = !plat_thread_start(&s->th, fn, s);
+    if (s->th_started)
+        return ST_OK;
+    dynbuf_reset(&s->c->err);
+    dynbuf_addstr(&s->c->err, "--stream: no thread could be started to read the trace");
+    return ST_ENOMEM;
+}
+
 /* ---- conversion --------------------------------------------------------- */
 
 struct chain {

@@ -13,7 +13,7 @@
 #define SYSTRACE_PFCONFIG_H
 
 #include "agents/capture.h"
-#include "atrace_cmd.h"
+#include "agents/android/atrace_cmd.h"
 #include "lib/dynbuf.h"
 
 #define PFCONFIG_DEFAULT_KB (64 * 1024)

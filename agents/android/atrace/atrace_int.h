@@ -1,8 +1,12 @@
 /*
- * Internals of the atrace agent, shared by its files: atrace_start.c
- * (categories, the plan, starting atrace), atrace.c (clock sync,
- * stopping, the dump and its retry, resetting the device), and for
- * --stream atrace_stream.c, atrace_dumps.c and atrace_spool.c.
+ * The atrace agent's state and the interface of its capture ways.  Files,
+ * from the top down: atrace.c (the face: agent_ops, the clock sync, the
+ * reset after a failure) drives one way through struct atrace_way:
+ * atrace_dump.c (the one-shot dump), atrace_stream.c (--stream, with
+ * atrace_dumps.c's periodic dumps and atrace_spool.c's spool) or
+ * ../perfetto/perfetto.c (--perfetto).  Below them: atrace_start.c
+ * (categories, the plan, `atrace --async_start`) and atrace_dev.c (errors,
+ * the thread listing, atrace's own cleanup).
  */
 #ifndef SYSTRACE_ATRACE_INT_H
 #define SYSTRACE_ATRACE_INT_H
@@ -10,7 +14,7 @@
 #include <stdio.h>
 
 #include "agents/agent.h"
-#include "atrace_cmd.h"
+#include "agents/android/atrace_cmd.h"
 #include "formats/atrace/decode.h"
 #include "formats/atrace/ftrace_norm.h"
 #include "formats/atrace/linecut.h"
@@ -21,9 +25,13 @@
 struct astream;
 struct atrace;
 
-/* A capture way other than the one-shot dump (--perfetto: perfetto.c):
- * the agent hands its lifecycle over to it.  (--stream predates this and
- * is still called directly.) */
+/* A capture way: the face hands the capture's lifecycle over to it.
+ * start to destroy as in agents/agent.h; ended: it ended on its own
+ * before the stop; cleanup after an error or interrupt (the face resets
+ * a device left dirty after it).  Optional: halt (atrace asked to stop
+ * now, the stop's wait comes later), streaming (1: the trace is read while
+ * it is recorded, so the clock sync is written right after the start);
+ * own_clock: the trace carries a clock of its own (no sync marker). */
 struct atrace_way {
     enum st_err (*start)(struct atrace *a);
     enum st_err (*stop)(struct atrace *a);
@@ -31,8 +39,13 @@ struct atrace_way {
     void (*cleanup)(struct atrace *a);
     int (*ended)(const struct atrace *a);
     void (*destroy)(struct atrace *a);
+    void (*halt)(struct atrace *a);
+    int (*streaming)(const struct atrace *a);
+    int own_clock;
 };
-extern const struct atrace_way perfetto_way;
+extern const struct atrace_way dump_way;        /* atrace_dump.c */
+extern const struct atrace_way stream_way;      /* atrace_stream.c */
+extern const struct atrace_way perfetto_way;    /* ../perfetto/perfetto.c */
 /* perfetto.c: set a->way up for --perfetto (the config from the options;
  * categories without an equivalent named) or say why it cannot be. */
 enum st_err perfetto_way_create(struct atrace *a);
@@ -58,40 +71,29 @@ struct atrace {
     uint64_t first_bytes;   /* second holds as much (it may fail sooner) */
     struct dynbuf errtext;  /* stderr of the dump command */
     struct astream *stream; /* --stream (atrace_stream.c) */
-    const struct atrace_way *way;   /* NULL: the dump or --stream */
+    const struct atrace_way *way;   /* set by the face's create */
     void *way_state;
     int synced;             /* the clock sync was done at the start */
 };
 
-/* c->err = "what: detail" */
+/* atrace_dev.c: c->err = "what: detail"; the device's TID -> PID listing;
+ * reset the device with argv (atrace's own cleanup; why: the reason it
+ * could not be) */
 enum st_err atrace_fail(struct capture *c, enum st_err e, const char *what,
                         const char *detail);
-enum st_err atrace_create(struct capture *c, void **state);
-enum st_err atrace_start(void *state);
-/* atrace_start.c: the plan (unavailable categories warned about once);
- * `atrace ... --async_start` (retried without -z when refused); atrace
- * said it did not start (how: "--async_start", "--stream"). */
-enum st_err atrace_make_plan(struct atrace *a);
-enum st_err atrace_async_start(struct atrace *a);
-enum st_err atrace_start_failed_msg(struct atrace *a, const char *how, const char *out,
-                                    const char *err);
-/* atrace.c: the device's TID -> PID listing; reset the device with argv
- * (atrace's own cleanup; why: the reason it could not be) */
 enum st_err atrace_load_tgids(struct atrace *a, struct tgid_map *m);
 enum st_err atrace_reset(struct atrace *a, const char *const *argv, char *why, size_t n);
 
-/* atrace_stream.c: --stream, on its own thread (atrace_spool.c converts
- * what arrived, atrace_dumps.c is the fallback for an atrace without
- * --stream: periodic --async_dump). */
-enum st_err astream_start(struct atrace *a);
-enum st_err astream_stop(struct atrace *a);
-/* 1 while atrace --stream runs (not the periodic-dump fallback). */
-int astream_streaming(const struct atrace *a);
-/* kill -INT atrace now and wait (bounded) for its stream to end. */
-void astream_halt(struct atrace *a);
-enum st_err astream_collect(struct atrace *a, struct tracewriter *w);
-void astream_cleanup(struct atrace *a);
-int astream_ended(const struct atrace *a);
-void astream_free(struct astream *s);
+/* atrace_start.c: the state and the device's categories (no way yet);
+ * the plan (unavailable categories warned about once); refused when the
+ * device already traces; `atrace ... --async_start` (retried without -z
+ * when refused); atrace said it did not start (how: "--async_start",
+ * "--stream"). */
+enum st_err atrace_create(struct capture *c, void **state);
+enum st_err atrace_make_plan(struct atrace *a);
+enum st_err atrace_refuse_busy(struct atrace *a);
+enum st_err atrace_async_start(struct atrace *a);
+enum st_err atrace_start_failed_msg(struct atrace *a, const char *how, const char *out,
+                                    const char *err);
 
 #endif

@@ -65,7 +65,7 @@ struct ff {
     int pf_dump_after;          /* no second pass (a pipe): the dump goes last */
     /* ... or, pushed with FF_PUSH_HOLE: scanned as it arrives, the dump
      * written at the end into room kept before the text */
-    int pf_live, pf_begun, pf_has_hole;
+    int pf_live, pf_begun, pf_has_hole, pf_scan_failed;
     struct pftrace *pf_scan;
     struct dynbuf pf_pending;   /* held back until the room is sized */
     struct tw_hole pf_hole;

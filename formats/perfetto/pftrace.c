@@ -450,9 +450,12 @@ static enum st_err top_varint(struct pftrace *t, uint64_t v)
     }
 }
 
+/* An error is sticky: the state it left (a full vbuf, a packet half
+ * copied) is not one to go on from, so a caller that feeds on after it
+ * gets the same error and nothing is read. */
 static enum st_err frame(struct pftrace *t, const uint8_t *p, size_t n)
 {
-    enum st_err e = ST_OK;
+    enum st_err e = t->err;
     while (n && !e) {
         if (t->fs == PF_TAG || t->fs == PF_LEN || t->fs == PF_SKIPVAR) {
             if (t->fs == PF_TAG && !t->vlen)
@@ -461,7 +464,7 @@ static enum st_err frame(struct pftrace *t, const uint8_t *p, size_t n)
             n--;
             t->offset++;
             if (t->vbuf[t->vlen - 1] & 0x80) {
-                if (t->vlen == sizeof(t->vbuf))
+                if (t->vlen >= sizeof(t->vbuf))
                     e = pf_fail(t, ST_EFORMAT, "malformed Perfetto trace: a varint longer "
                                 "than 10 bytes at byte %llu", (unsigned long long)t->offset);
                 continue;
@@ -488,12 +491,14 @@ static enum st_err frame(struct pftrace *t, const uint8_t *p, size_t n)
         if (!t->want)
             t->fs = PF_TAG;
     }
+    t->err = e;
     return e;
 }
 
 static void begin_pass(struct pftrace *t, int scanning)
 {
     t->scanning = scanning;
+    t->err = ST_OK;
     t->fs = PF_TAG;
     t->vlen = 0;
     t->offset = 0;

@@ -55,6 +55,7 @@ struct pftrace {
     struct dynbuf pkt;
     uint64_t offset;            /* file bytes consumed */
     uint64_t pkt_start;         /* offset of the current packet's tag */
+    enum st_err err;            /* sticky: once the framing failed, every feed says so */
     /* inflating compressed_packets */
     z_stream z;
     int z_init;

@@ -247,6 +247,28 @@ static void test_no_ftrace(void **state)
     dynbuf_free(&body);
 }
 
+/* A top-level varint of 11+ bytes is an error, and so is every feed after
+ * it: the reader must not go on writing the varint past its buffer (a
+ * live capture fed on after the first error). */
+static void test_feed_after_error(void **state)
+{
+    (void)state;
+    unsigned char junk[64];
+    memset(junk, 0xff, sizeof(junk));
+    junk[0] = 0x0a;
+    for (int scan = 0; scan < 2; scan++) {
+        struct pftrace *t = pftrace_new();
+        assert_non_null(t);
+        enum st_err (*feed)(struct pftrace *, const void *, size_t) =
+            scan ? pftrace_scan_feed : pftrace_feed;
+        assert_int_equal(feed(t, junk, 12), ST_EFORMAT);
+        assert_non_null(strstr(pftrace_detail(t), "a varint longer than 10 bytes"));
+        for (int i = 0; i < 100; i++)
+            assert_int_equal(feed(t, junk + 1, sizeof(junk) - 1), ST_EFORMAT);
+        pftrace_free(t);
+    }
+}
+
 /* ---- the sort ------------------------------------------------------------- */
 
 struct seen {
@@ -311,6 +333,40 @@ static void test_sort_eager(void **state)
     pfsort_free(ps);
 }
 
+static enum st_err count(void *ctx, int64_t ts, const uint8_t *p, size_t n)
+{
+    (void)ts;
+    (void)p;
+    size_t *seen = ctx;
+    seen[0]++;
+    seen[1] += n;
+    return ST_OK;
+}
+
+/* A record too big for a block once every block was made: the blocks
+ * (kept for reuse) held the whole bound, so handing every record on
+ * could not make room and the flush loop spun with an empty index (a
+ * 35 KB process tree after 400k prints hung the conversion). */
+static void test_sort_big_after_full(void **state)
+{
+    (void)state;
+    size_t seen[2] = {0, 0};
+    /* 8 blocks of 64 bytes; a record over 16 bytes gets its own allocation */
+    struct pfsort *ps = pfsort_new(64 * 8, 1024, count, seen);
+    for (int i = 0; i < 200; i++)
+        assert_int_equal(pfsort_push(ps, i, "abcd", 4, "efgh", 4), ST_OK);
+    char big[100];
+    memset(big, 'x', sizeof(big));
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pfsort_push(ps, 200 + i, big, sizeof(big), NULL, 0), ST_OK);
+    assert_int_equal(pfsort_push(ps, 300, "abcd", 4, "efgh", 4), ST_OK);
+    assert_int_equal(pfsort_finish(ps), ST_OK);
+    assert_int_equal(seen[0], 204);             /* nothing lost */
+    assert_int_equal(seen[1], 201 * 8 + 3 * 100);
+    assert_int_equal(pfsort_late(ps), 0);
+    pfsort_free(ps);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,8 +375,10 @@ int main(void)
         cmocka_unit_test(test_compressed),
         cmocka_unit_test(test_compact),
         cmocka_unit_test(test_no_ftrace),
+        cmocka_unit_test(test_feed_after_error),
         cmocka_unit_test(test_sort_window),
         cmocka_unit_test(test_sort_eager),
+        cmocka_unit_test(test_sort_big_after_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -323,7 +323,7 @@ static enum st_err unknown(struct ff *f, const unsigned char *p)
     else
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "unknown format: not atrace output (no TRACE: marker), ftrace text, "
-                 "a systrace HTML page, JSON or a method trace");
+                 "a systrace HTML page, JSON, a Perfetto trace or a method trace");
     return ST_EUNKNOWN;
 }
 

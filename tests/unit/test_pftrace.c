@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "formats/perfetto/pbw.h"
+#include "formats/perfetto/pfnames.h"
 #include "formats/perfetto/pfsort.h"
 #include "formats/perfetto/pftrace.h"
 
@@ -367,6 +368,66 @@ static void test_sort_big_after_full(void **state)
     pfsort_free(ps);
 }
 
+/* Thread ids a trace crafts to share hash slots (every one a multiple of
+ * 1024, 262,142 of them): no insertion, so no lookup, visits more than
+ * PFN_PROBE_MAX slots (before, each walked the whole cluster: 9 s for a
+ * 3.6 MB trace), and the threads are still named. */
+static void test_names_colliding_tids(void **state)
+{
+    (void)state;
+    struct pfnames *n = pfnames_new();
+    assert_non_null(n);
+    for (uint32_t k = 1; k <= 262142; k++)
+        pfnames_thread(n, k * 1024, "t", 1, PFN_FTRACE);
+    assert_true(pfnames_longest_probe(n) <= PFN_PROBE_MAX);
+    uint32_t named = 0;
+    for (uint32_t k = 1; k <= 262142; k++)
+        named += !strcmp(pfnames_name(n, k * 1024), "t");
+    assert_true(named + pfnames_dropped(n) == 262142);
+    assert_true(named > 262000);    /* a mixing hash spreads them */
+    pfnames_free(n);
+}
+
+/* A thread name from a ProcessTree with a newline, a tab and an OSC
+ * sequence: the PROCESS DUMP shows them as \xHH, so the name cannot forge
+ * a dump line or reach a terminal showing the page's text raw. */
+static void test_names_dump_escaped(void **state)
+{
+    (void)state;
+    static const char evil[] = "a\nroot 1 1 forged\tz\x1b]0;x\x07";
+    struct dynbuf tree, sub, out;
+    dynbuf_init(&tree, 4096);
+    dynbuf_init(&sub, 4096);
+    dynbuf_init(&out, 1 << 16);
+    pbw_uint(&sub, 1, 100);                     /* a process without cmdline */
+    pbw_uint(&sub, 2, 1);
+    pbw_msg(&tree, 1, &sub);
+    pbw_uint(&sub, 1, 100);                     /* its main thread */
+    pbw_str(&sub, 2, evil);
+    pbw_uint(&sub, 3, 100);
+    pbw_msg(&tree, 2, &sub);
+    pbw_uint(&sub, 1, 101);                     /* another thread */
+    pbw_str(&sub, 2, evil);
+    pbw_uint(&sub, 3, 100);
+    pbw_msg(&tree, 2, &sub);
+    struct pfnames *n = pfnames_new();
+    assert_int_equal(pfnames_tree(n, (const uint8_t *)tree.data, tree.len), ST_OK);
+    assert_int_equal(pfnames_dump(n, collect, &out), ST_OK);
+    const char *d = dynbuf_str(&out);
+    int lines = 0;
+    for (const char *c = d; *c; c++) {
+        lines += *c == '\n';
+        assert_true((unsigned char)*c >= 0x20 || *c == '\n');
+    }
+    assert_int_equal(lines, 6);     /* PROCESS DUMP, a header, 1 process, a header, 2 threads */
+    assert_non_null(strstr(d, " a\\x0aroot_1_1_forged\\x09z\\x1b]0;x\\x07\n"));
+    assert_non_null(strstr(d, " a\\x0aroot 1 1 forged\\x09z\\x1b]0;x\\x07\n"));   /* COMM */
+    pfnames_free(n);
+    dynbuf_free(&tree);
+    dynbuf_free(&sub);
+    dynbuf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +440,8 @@ int main(void)
         cmocka_unit_test(test_sort_window),
         cmocka_unit_test(test_sort_eager),
         cmocka_unit_test(test_sort_big_after_full),
+        cmocka_unit_test(test_names_colliding_tids),
+        cmocka_unit_test(test_names_dump_escaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,7 @@ struct ff {
     /* gunzip */
     z_stream gz;
     int gz_on, gz_init, gz_end;
+    uint64_t gz_base;           /* input bytes of the gzip members before this one */
     unsigned char *gzbuf;
     /* atrace/text chain */
     struct decoder *dec;

@@ -260,6 +260,11 @@ static enum st_err compact(struct pftrace *t, uint32_t cpu, const uint8_t *p, si
         return e;
     if (k)
         return malformed(t, "compact sched");
+    /* without its comm column an event has no name: intern entry 0 is
+     * not one (bit 4: next_comm_index, comm_index) */
+    if ((s.present && !(s.present & 1 << 4)) || (w.present && !(w.present & 1 << 4)))
+        return malformed(t, "compact sched without its comm column (no names for its "
+                            "events)");
     if (s.present && (e = switches(t, cpu, &s)))
         return e;
     return w.present ? wakings(t, cpu, &w) : ST_OK;
@@ -437,8 +442,8 @@ static enum st_err top_varint(struct pftrace *t, uint64_t v)
     }
     case PF_LEN:
         t->want = v;
-        if (t->field == 1 && v > PFTRACE_PACKET_MAX)
-            t->st.big_skipped++;
+        if (t->field == 1 && v > PFTRACE_PACKET_MAX && !t->scanning)
+            t->st.big_skipped++;    /* once per file, not per pass */
         t->fs = t->field == 1 && v <= PFTRACE_PACKET_MAX ? PF_BODY : PF_SKIP;
         dynbuf_reset(&t->pkt);
         if (!v && t->fs == PF_BODY)

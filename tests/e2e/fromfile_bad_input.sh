@@ -29,6 +29,10 @@ printf 'TRACE:\n' >marker.txt; bad marker.txt "no trace data"
 printf '<!DOCTYPE html><html><body>no trace</body></html>\n' >page.html
 bad page.html "without trace data"
 printf 'x' | gzip -c | head -c 12 >cut.gz; bad cut.gz "unknown format"
+# junk after a whole gzip member: the offset counts the member before it
+printf 'TRACE:\n# tracer: nop\n' | gzip -c >member.gz
+{ cat member.gz; printf '\037\213\010\377junkjunkjunk'; } >junk.gz
+bad junk.gz "at byte $(($(wc -c <member.gz) + 4))\$"
 mkdir adir; bad adir "directory"
 
 # inputs that hold no trace event would be blank pages: refused

@@ -174,7 +174,7 @@ static void test_compressed(void **state)
 }
 
 /* CPU 0 compact: switches to 100 "a", 200 "b", 0; the first is dropped. */
-static void compact_trace(struct dynbuf *t, uint64_t bad_index)
+static void compact_trace(struct dynbuf *t, uint64_t bad_index, int columns)
 {
     struct dynbuf cs, arr, b;
     dynbuf_init(&cs, 4096);
@@ -190,7 +190,7 @@ static void compact_trace(struct dynbuf *t, uint64_t bad_index)
         comm[1] = bad_index;
     const uint64_t *cols[] = {ts, st, pid, prio, comm};
     static const uint32_t nums[] = {1, 2, 3, 4, 6};
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < columns; c++) {
         dynbuf_reset(&arr);
         for (int i = 0; i < 3; i++)
             pbw_varint(&arr, cols[c][i]);
@@ -211,7 +211,7 @@ static void test_compact(void **state)
     dynbuf_init(&in, 1 << 20);
     dynbuf_init(&out, 1 << 20);
     char detail[320];
-    compact_trace(&in, 0);
+    compact_trace(&in, 0, 5);
     assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_OK);
     const char *s = dynbuf_str(&out);
     assert_null(strstr(s, "5.000000:"));        /* the first switch: no prev_* */
@@ -222,9 +222,16 @@ static void test_compact(void **state)
                               "sched_switch: prev_comm=b prev_pid=200"));
     dynbuf_reset(&in);
     dynbuf_reset(&out);
-    compact_trace(&in, 1u << 30);
+    compact_trace(&in, 1u << 30, 5);
     assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_EFORMAT);
     assert_non_null(strstr(detail, "intern index 1073741824 past its table"));
+    /* no next_comm column: no names, not intern entry 0's */
+    dynbuf_reset(&in);
+    dynbuf_reset(&out);
+    compact_trace(&in, 0, 4);
+    assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_EFORMAT);
+    assert_non_null(strstr(detail, "compact sched without its comm column"));
+    assert_null(strstr(dynbuf_str(&out), "swapper/0"));
     dynbuf_free(&in);
     dynbuf_free(&out);
 }
@@ -428,6 +435,34 @@ static void test_names_dump_escaped(void **state)
     dynbuf_free(&out);
 }
 
+/* A packet over 8 MB is skipped and counted once, though both passes
+ * read it. */
+static void test_big_packet_counted_once(void **state)
+{
+    (void)state;
+    struct dynbuf in, out;
+    dynbuf_init(&in, 16 << 20);
+    dynbuf_init(&out, 1 << 20);
+    size_t big = PFTRACE_PACKET_MAX + 1;
+    unsigned char *filler = calloc(1, big);
+    assert_non_null(filler);
+    assert_int_equal(pbw_bytes(&in, 1, filler, big), ST_OK);
+    free(filler);
+    two_cpus(&in);
+    struct pftrace *t = pftrace_new();
+    assert_non_null(t);
+    assert_int_equal(pftrace_scan_feed(t, in.data, in.len), ST_OK);
+    pftrace_scan_finish(t);
+    pftrace_set_output(t, collect, &out);
+    assert_int_equal(pftrace_feed(t, in.data, in.len), ST_OK);
+    assert_int_equal(pftrace_finish(t), ST_OK);
+    assert_int_equal(pftrace_stats(t)->big_skipped, 1);
+    assert_non_null(strstr(dynbuf_str(&out), "B|20|early"));
+    pftrace_free(t);
+    dynbuf_free(&in);
+    dynbuf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_sort_big_after_full),
         cmocka_unit_test(test_names_colliding_tids),
         cmocka_unit_test(test_names_dump_escaped),
+        cmocka_unit_test(test_big_packet_counted_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,7 +60,7 @@ struct pftrace *pftrace_new(void)
     t->sort = pfsort_new(0, 0, pf_emit, t);
     t->ksym = pfksym_new();
     t->ev.ksym = pfksym_lookup;
-    t->ev.ksym_arg = t->ksym;
+    t->ev.ksym_arg = t->ksym;   /* pf_emit sets the scope (pfksym_use) */
     if (!t->scan_names || !t->names || !t->cpu || !t->sort || !t->ksym) {
         pftrace_free(t);
         return NULL;
@@ -104,7 +104,7 @@ static enum st_err event(struct pftrace *t, uint32_t cpu, const uint8_t *p, size
 {
     struct pb_iter it;
     struct pb_field f;
-    struct pfrec r = {.kind = PFR_EVENT, .cpu = cpu};
+    struct pfrec r = {.kind = PFR_EVENT, .cpu = cpu, .aux = t->ksym_scope};
     uint64_t ts = 0;
     const uint8_t *msg = NULL;
     size_t len = 0;
@@ -371,7 +371,7 @@ static void count_kind(struct pftrace *t, uint32_t num)
 }
 
 struct pf_pkt {
-    uint64_t ts;
+    uint64_t ts, seq, flags, cleared;
     const uint8_t *bundle, *tree, *sys, *comp, *interned;
     size_t bn, tn, sn, cn, in;
 };
@@ -387,6 +387,12 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
     while ((r = pb_next(&it, &f)) == 1) {
         if (f.num == 8 && f.wire == PB_VARINT)
             k.ts = f.v;
+        else if (f.num == 10 && f.wire == PB_VARINT)
+            k.seq = f.v;
+        else if (f.num == 13 && f.wire == PB_VARINT)
+            k.flags = f.v;
+        else if (f.num == 41 && f.wire == PB_VARINT)
+            k.cleared = f.v;
         if (f.wire != PB_LEN)
             continue;
         if (f.num == 1)
@@ -407,7 +413,10 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
     enum st_err e = ST_OK;
     if (k.sys && (t->scanning || !t->scanned))
         pf_uname(t, k.sys, k.sn);
-    if (k.interned && !t->scanning && pfksym_interned(t->ksym, k.interned, k.in))
+    if (!t->scanning)
+        t->ksym_scope = pfksym_scope(t->ksym, (uint32_t)k.seq, k.cleared || (k.flags & 1));
+    if (k.interned && !t->scanning &&
+        pfksym_interned(t->ksym, t->ksym_scope, k.interned, k.in))
         return malformed(t, "interned data");
     if (k.tree && t->scanning && pfnames_tree(t->scan_names, k.tree, k.tn))
         return malformed(t, "a process tree");

@@ -29,7 +29,7 @@ struct pfrec {
     uint32_t id;        /* PFR_EVENT: the FtraceEvent field number */
     uint32_t pid;       /* event: common pid; switch: next_pid; waking: pid */
     int32_t prio;       /* switch: next_prio; waking: prio */
-    uint32_t aux;       /* waking: target_cpu */
+    uint32_t aux;       /* waking: target_cpu; event: its kernel symbols' scope */
     int64_t state;      /* switch: prev_state */
 };
 
@@ -70,6 +70,7 @@ struct pftrace {
     struct pf_cpu *cpu;
     struct pfevent_ctx ev;
     struct pfksym *ksym;        /* interned kernel symbols */
+    uint32_t ksym_scope;        /* the current packet's (pfksym_scope) */
     int have_uname;
     struct pfsort *sort;
     struct dynbuf line, out;

@@ -463,6 +463,70 @@ static void test_big_packet_counted_once(void **state)
     dynbuf_free(&out);
 }
 
+/* A packet of sequence seq (clearing its incremental state if asked),
+ * interning kernel symbol 1 as sym (unless NULL), with one
+ * sched_blocked_reason whose caller is symbol 1. */
+static void ksym_packet(struct dynbuf *t, uint32_t seq, int cleared, const char *sym,
+                        uint64_t ts)
+{
+    struct dynbuf pk, sub, ks, ev, b;
+    dynbuf_init(&pk, 4096);
+    dynbuf_init(&sub, 4096);
+    dynbuf_init(&ks, 4096);
+    dynbuf_init(&ev, 4096);
+    dynbuf_init(&b, 4096);
+    pbw_uint(&pk, 10, seq);
+    if (cleared)
+        pbw_uint(&pk, 41, 1);
+    if (sym) {
+        pbw_uint(&ks, 1, 1);
+        pbw_str(&ks, 2, sym);
+        pbw_msg(&sub, 26, &ks);
+        pbw_msg(&pk, 12, &sub);
+    }
+    pbw_uint(&sub, 1, 12);                  /* pid */
+    pbw_uint(&sub, 2, 1);                   /* caller: symbol 1 */
+    pbw_uint(&ev, 1, ts);
+    pbw_uint(&ev, 2, 5);
+    pbw_msg(&ev, 18, &sub);
+    pbw_uint(&b, 1, 0);
+    pbw_msg(&b, 2, &ev);
+    pbw_msg(&pk, 1, &b);
+    pbw_msg(t, 1, &pk);
+    dynbuf_free(&pk);
+    dynbuf_free(&sub);
+    dynbuf_free(&ks);
+    dynbuf_free(&ev);
+    dynbuf_free(&b);
+}
+
+/* Interned kernel symbols belong to their packet sequence until it clears
+ * its incremental state, as in Perfetto: two sequences give symbol 1
+ * different names, and a clear forgets it (was: one global table, the
+ * last definition named every event). */
+static void test_ksym_sequences(void **state)
+{
+    (void)state;
+    struct dynbuf in, out;
+    dynbuf_init(&in, 1 << 20);
+    dynbuf_init(&out, 1 << 20);
+    char detail[320];
+    ksym_packet(&in, 1, 1, "func_one", 1000000000);
+    ksym_packet(&in, 2, 1, "func_two", 1100000000);
+    ksym_packet(&in, 1, 0, NULL, 1200000000);
+    ksym_packet(&in, 1, 1, NULL, 1300000000);
+    assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_OK);
+    const char *s = dynbuf_str(&out);
+    const char *a = strstr(s, "1.000000: sched_blocked_reason: pid=12 caller=func_one\n");
+    const char *b = strstr(s, "1.100000: sched_blocked_reason: pid=12 caller=func_two\n");
+    const char *c = strstr(s, "1.200000: sched_blocked_reason: pid=12 caller=func_one\n");
+    const char *d = strstr(s, "1.300000: sched_blocked_reason: pid=12 caller=1\n");
+    if (!a || !b || !c || !d)
+        fail_msg("%s", s);
+    dynbuf_free(&in);
+    dynbuf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_names_colliding_tids),
         cmocka_unit_test(test_names_dump_escaped),
         cmocka_unit_test(test_big_packet_counted_once),
+        cmocka_unit_test(test_ksym_sequences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -323,7 +323,7 @@ static enum st_err unknown(struct ff *f, const unsigned char *p)
     else
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "unknown format: not atrace output (no TRACE: marker), ftrace text, "
-                 "a systrace HTML page, JSON or a method trace");
+                 "a systrace HTML page, JSON, a Perfetto trace or a method trace");
     return ST_EUNKNOWN;
 }
 
@@ -405,6 +405,7 @@ static enum st_err gunzip(struct ff *f, const unsigned char *p, size_t n)
         if (f->gz_end) {        /* another gzip member follows */
             if (f->gz.next_in[0] != 0x1f)
                 return ST_OK;   /* trailing garbage, as gzip -d ignores */
+            f->gz_base += f->gz.total_in;     /* inflateReset zeroes total_in */
             inflateReset(&f->gz);
             f->gz_end = 0;
         }
@@ -417,7 +418,7 @@ static enum st_err gunzip(struct ff *f, const unsigned char *p, size_t n)
             snprintf(f->res->detail, sizeof(f->res->detail),
                      "corrupt gzip data (zlib: %s) at byte %llu",
                      f->gz.msg ? f->gz.msg : "error",
-                     (unsigned long long)f->gz.total_in);
+                     (unsigned long long)(f->gz_base + f->gz.total_in));
             return ST_EZLIB;
         }
         enum st_err e = data_in(f, f->gzbuf, READ_CHUNK - f->gz.avail_out);

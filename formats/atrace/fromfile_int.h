@@ -39,6 +39,7 @@ struct ff {
     /* gunzip */
     z_stream gz;
     int gz_on, gz_init, gz_end;
+    uint64_t gz_base;           /* input bytes of the gzip members before this one */
     unsigned char *gzbuf;
     /* atrace/text chain */
     struct decoder *dec;
@@ -65,7 +66,7 @@ struct ff {
     int pf_dump_after;          /* no second pass (a pipe): the dump goes last */
     /* ... or, pushed with FF_PUSH_HOLE: scanned as it arrives, the dump
      * written at the end into room kept before the text */
-    int pf_live, pf_begun, pf_has_hole;
+    int pf_live, pf_begun, pf_has_hole, pf_scan_failed;
     struct pftrace *pf_scan;
     struct dynbuf pf_pending;   /* held back until the room is sized */
     struct tw_hole pf_hole;

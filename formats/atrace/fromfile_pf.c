@@ -169,14 +169,19 @@ static enum st_err live_open(struct ff *f)
 }
 
 /* Held back until the scan has seen processes (the first process tree
- * comes at the start of a recording) or LIVE_PENDING_MAX arrived. */
+ * comes at the start of a recording) or LIVE_PENDING_MAX arrived.  Junk
+ * is the conversion's to report: once the scan fails it is fed no more
+ * and nothing is held back, so the conversion meets the junk now and its
+ * error stops the feed (ff_push) instead of the trace being held. */
 static enum st_err live_feed(struct ff *f, const void *p, size_t n, int *held)
 {
-    pftrace_scan_feed(f->pf_scan, p, n);    /* junk is the conversion's to report */
+    if (!f->pf_scan_failed && pftrace_scan_feed(f->pf_scan, p, n))
+        f->pf_scan_failed = 1;
     *held = 0;
     if (f->pf_begun)
         return ST_OK;
-    if (!pftrace_processes(f->pf_scan) && n <= LIVE_PENDING_MAX - f->pf_pending.len) {
+    if (!f->pf_scan_failed && !pftrace_processes(f->pf_scan) &&
+        n <= LIVE_PENDING_MAX - f->pf_pending.len) {
         *held = 1;
         return dynbuf_add(&f->pf_pending, p, n) ? ST_ENOMEM : ST_OK;
     }

@@ -301,6 +301,7 @@ static enum st_err event_line(struct pftrace *t, int64_t ts, const struct pfrec 
     if (state_of(t, r, p, n, &tid))
         return body_error(t, ST_EFORMAT, name, ts);
     begin(t, tid, r->cpu, ts, name, nlen);
+    pfksym_use(t->ksym, r->aux);
     enum st_err e = pfevent_format(&t->ev, r->id, p, n, &t->line);
     return e ? body_error(t, e, name, ts) : end(t);
 }

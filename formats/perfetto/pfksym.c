@@ -1,5 +1,6 @@
 /* Interned kernel symbols; see pfksym.h.  An open-addressing table of
- * iid -> (offset, length) into one growing string buffer. */
+ * (scope, iid) -> (offset, length) into one growing string buffer; a
+ * scope is one sequence between two clears of its incremental state. */
 #include "pfksym.h"
 
 #include <stdlib.h>
@@ -10,13 +11,22 @@
 struct pfk_ent {
     uint64_t iid;
     uint32_t off, len;
+    uint32_t scope;
     int used;
+};
+
+struct pfk_seq {
+    uint32_t seq, scope;
 };
 
 struct pfksym {
     struct pfk_ent *e;
     size_t n, cap;
     struct dynbuf names;
+    struct pfk_seq seqs[PFKSYM_SEQS];
+    size_t nseq;
+    uint32_t scopes;        /* scope ids handed out */
+    uint32_t cur;           /* the scope pfksym_lookup reads */
 };
 
 struct pfksym *pfksym_new(void)
@@ -36,17 +46,17 @@ void pfksym_free(struct pfksym *k)
     free(k);
 }
 
-static size_t slot(uint64_t iid, size_t cap)
+static size_t slot(uint32_t scope, uint64_t iid, size_t cap)
 {
-    return (size_t)((iid * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+    return (size_t)(((iid ^ (uint64_t)scope << 40) * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
 }
 
-static struct pfk_ent *find(const struct pfksym *k, uint64_t iid)
+static struct pfk_ent *find(const struct pfksym *k, uint32_t scope, uint64_t iid)
 {
     if (!k->cap)
         return NULL;
-    for (size_t i = slot(iid, k->cap);; i = (i + 1) & (k->cap - 1)) {
-        if (!k->e[i].used || k->e[i].iid == iid)
+    for (size_t i = slot(scope, iid, k->cap);; i = (i + 1) & (k->cap - 1)) {
+        if (!k->e[i].used || (k->e[i].iid == iid && k->e[i].scope == scope))
             return &k->e[i];
     }
 }
@@ -60,7 +70,7 @@ static int grow(struct pfksym *k)
     for (size_t i = 0; i < k->cap; i++) {
         if (!k->e[i].used)
             continue;
-        size_t j = slot(k->e[i].iid, cap);
+        size_t j = slot(k->e[i].scope, k->e[i].iid, cap);
         while (e[j].used)
             j = (j + 1) & (cap - 1);
         e[j] = k->e[i];
@@ -71,20 +81,20 @@ static int grow(struct pfksym *k)
     return 0;
 }
 
-static void add(struct pfksym *k, uint64_t iid, const uint8_t *s, size_t n)
+static void add(struct pfksym *k, uint32_t scope, uint64_t iid, const uint8_t *s, size_t n)
 {
     if ((k->n + 1) * 2 > k->cap && (k->cap >= PFKSYM_MAX * 2 || grow(k)))
         return;
     size_t off = k->names.len;
     if (dynbuf_add(&k->names, s, n))
         return;
-    struct pfk_ent *e = find(k, iid);
+    struct pfk_ent *e = find(k, scope, iid);
     if (!e->used)
         k->n++;
-    *e = (struct pfk_ent){iid, (uint32_t)off, (uint32_t)n, 1};
+    *e = (struct pfk_ent){iid, (uint32_t)off, (uint32_t)n, scope, 1};
 }
 
-static enum st_err symbol(struct pfksym *k, const uint8_t *p, size_t n)
+static enum st_err symbol(struct pfksym *k, uint32_t scope, const uint8_t *p, size_t n)
 {
     struct pb_iter it;
     struct pb_field f;
@@ -101,12 +111,35 @@ static enum st_err symbol(struct pfksym *k, const uint8_t *p, size_t n)
     }
     if (r)
         return ST_EFORMAT;
-    if (s)
-        add(k, iid, s, sn);
+    if (s && scope)
+        add(k, scope, iid, s, sn);
     return ST_OK;
 }
 
-enum st_err pfksym_interned(struct pfksym *k, const uint8_t *p, size_t n)
+uint32_t pfksym_scope(struct pfksym *k, uint32_t seq, int cleared)
+{
+    size_t i = 0;
+    while (i < k->nseq && k->seqs[i].seq != seq)
+        i++;
+    if (i == k->nseq) {
+        if (k->nseq == PFKSYM_SEQS)
+            return 0;
+        k->seqs[k->nseq++] = (struct pfk_seq){seq, 0};
+        cleared = 1;
+    }
+    if (cleared && k->scopes < UINT32_MAX)
+        k->seqs[i].scope = ++k->scopes;
+    else if (cleared)
+        k->seqs[i].scope = 0;   /* 4 billion clears: no more symbols */
+    return k->seqs[i].scope;
+}
+
+void pfksym_use(struct pfksym *k, uint32_t scope)
+{
+    k->cur = scope;
+}
+
+enum st_err pfksym_interned(struct pfksym *k, uint32_t scope, const uint8_t *p, size_t n)
 {
     struct pb_iter it;
     struct pb_field f;
@@ -115,14 +148,14 @@ enum st_err pfksym_interned(struct pfksym *k, const uint8_t *p, size_t n)
     pb_iter_init(&it, p, n);
     while (!e && (r = pb_next(&it, &f)) == 1)
         if (f.num == 26 && f.wire == PB_LEN)
-            e = symbol(k, f.p, f.len);
+            e = symbol(k, scope, f.p, f.len);
     return e ? e : r ? ST_EFORMAT : ST_OK;
 }
 
 const char *pfksym_lookup(void *arg, uint64_t iid, size_t *len)
 {
     const struct pfksym *k = arg;
-    const struct pfk_ent *e = find(k, iid);
+    const struct pfk_ent *e = k->cur ? find(k, k->cur, iid) : NULL;
     if (!e || !e->used)
         return NULL;
     *len = e->len;

@@ -1,5 +1,10 @@
 /* Thread and process names; see pfnames.h.  Two open-addressing hash
- * tables keyed by id, grown by doubling up to their bounds. */
+ * tables keyed by id, grown by doubling up to their bounds.  A lookup
+ * visits at most PFN_PROBE_MAX slots: ids are the trace's to choose, and
+ * 262,142 tids that share a slot made every lookup walk them all (9 s for
+ * a 3.6 MB trace); an id whose run of slots is full is not remembered,
+ * like one past the bound.  The hash mixes every bit of the id into the
+ * slot, so real ids (sequential, or a few high bits apart) spread. */
 #include "pfnames.h"
 
 #include <stdio.h>
@@ -7,6 +12,7 @@
 #include <string.h>
 
 #include "lib/dynbuf.h"
+#include "lib/esctext.h"
 #include "pb.h"
 
 struct pfn_thread {
@@ -28,6 +34,7 @@ struct pfnames {
     size_t npr, cappr;
     struct dynbuf cmdlines;
     uint64_t dropped;
+    size_t longest;         /* slots the longest insertion visited */
 };
 
 struct pfnames *pfnames_new(void)
@@ -50,19 +57,41 @@ void pfnames_free(struct pfnames *n)
 
 static size_t slot(uint32_t id, size_t cap)
 {
-    return (size_t)(id * 2654435761u) & (cap - 1);
+    id ^= id >> 16;
+    id *= 0x7feb352du;
+    id ^= id >> 15;
+    id *= 0x846ca68bu;
+    id ^= id >> 16;
+    return (size_t)id & (cap - 1);
 }
 
 static const struct pfn_thread *find_th(const struct pfnames *n, uint32_t tid)
 {
     if (!n->capth)
         return NULL;
-    for (size_t i = slot(tid, n->capth);; i = (i + 1) & (n->capth - 1)) {
+    size_t i = slot(tid, n->capth);
+    for (size_t k = 0; k < PFN_PROBE_MAX; k++, i = (i + 1) & (n->capth - 1)) {
         if (!n->th[i].used)
             return NULL;
         if (n->th[i].tid == tid)
             return &n->th[i];
     }
+    return NULL;
+}
+
+/* The free slot for a new id within PFN_PROBE_MAX of its home, else
+ * SIZE_MAX. */
+static size_t free_slot(struct pfnames *n, size_t home, size_t cap, size_t stride,
+                        const uint8_t *used)
+{
+    size_t i = home;
+    for (size_t k = 0; k < PFN_PROBE_MAX; k++, i = (i + 1) & (cap - 1))
+        if (!used[i * stride]) {
+            if (k + 1 > n->longest)
+                n->longest = k + 1;
+            return i;
+        }
+    return SIZE_MAX;
 }
 
 static int grow_th(struct pfnames *n)
@@ -74,10 +103,11 @@ static int grow_th(struct pfnames *n)
     for (size_t k = 0; k < n->capth; k++) {
         if (!n->th[k].used)
             continue;
-        size_t i = slot(n->th[k].tid, cap);
-        while (t[i].used)
-            i = (i + 1) & (cap - 1);
-        t[i] = n->th[k];
+        size_t i = free_slot(n, slot(n->th[k].tid, cap), cap, sizeof(*t), &t->used);
+        if (i == SIZE_MAX)
+            n->dropped++, n->nth--;
+        else
+            t[i] = n->th[k];
     }
     free(n->th);
     n->th = t;
@@ -96,9 +126,11 @@ static struct pfn_thread *get_th(struct pfnames *n, uint32_t tid)
         n->dropped++;
         return NULL;
     }
-    size_t i = slot(tid, n->capth);
-    while (n->th[i].used)
-        i = (i + 1) & (n->capth - 1);
+    size_t i = free_slot(n, slot(tid, n->capth), n->capth, sizeof(*n->th), &n->th->used);
+    if (i == SIZE_MAX) {
+        n->dropped++;
+        return NULL;
+    }
     t = &n->th[i];
     memset(t, 0, sizeof(*t));
     t->used = 1;
@@ -172,18 +204,23 @@ static struct pfn_proc *get_pr(struct pfnames *n, uint32_t pid)
         for (size_t k = 0; k < n->cappr; k++) {
             if (!n->pr[k].used)
                 continue;
-            size_t i = slot(n->pr[k].pid, cap);
-            while (p[i].used)
-                i = (i + 1) & (cap - 1);
-            p[i] = n->pr[k];
+            size_t i = free_slot(n, slot(n->pr[k].pid, cap), cap, sizeof(*p), &p->used);
+            if (i == SIZE_MAX)
+                n->dropped++, n->npr--;
+            else
+                p[i] = n->pr[k];
         }
         free(n->pr);
         n->pr = p;
         n->cappr = cap;
     }
-    size_t i = slot(pid, n->cappr);
-    while (n->pr[i].used && n->pr[i].pid != pid)
+    size_t i = slot(pid, n->cappr), k = 0;
+    for (; k < PFN_PROBE_MAX && n->pr[i].used && n->pr[i].pid != pid; k++)
         i = (i + 1) & (n->cappr - 1);
+    if (k == PFN_PROBE_MAX)
+        return NULL;    /* the caller counts it dropped */
+    if (k + 1 > n->longest)
+        n->longest = k + 1;
     if (!n->pr[i].used) {
         memset(&n->pr[i], 0, sizeof(n->pr[i]));
         n->pr[i].used = 1;
@@ -320,13 +357,36 @@ uint64_t pfnames_dropped(const struct pfnames *n)
     return n->dropped;
 }
 
+size_t pfnames_longest_probe(const struct pfnames *n)
+{
+    return n->longest;
+}
+
+/* A thread name as a dump column: control characters (a newline or tab
+ * would forge a dump line or column, ESC reach a terminal showing it) as
+ * \xHH, as esctext.h writes them; blanks as '_' where the column is not
+ * the last. */
+struct dname {
+    char s[PFN_NAME * 4];
+};
+
+static const char *dump_name(struct dname *d, const char *name, int blanks)
+{
+    esc_text(d->s, sizeof(d->s), name, strlen(name), 0);
+    for (char *c = d->s; !blanks && *c; c++)
+        if (*c == ' ')
+            *c = '_';
+    return d->s;
+}
+
 /* A ps NAME column: the first word of the cmdline, else the main thread's
  * name; never empty, never a blank inside. */
 static void ps_name(const struct pfnames *n, const struct pfn_proc *pr, char *out, size_t sz)
 {
     const char *cmd = pr->cmd ? n->cmdlines.data + pr->cmd - 1 : "";
+    struct dname d;
     if (!*cmd)
-        cmd = pfnames_name(n, pr->pid);
+        cmd = dump_name(&d, pfnames_name(n, pr->pid), 1);
     size_t l = strcspn(cmd, " ");
     snprintf(out, sz, "%.*s", (int)l, l ? cmd : "<unknown>");
 }
@@ -348,12 +408,9 @@ static enum st_err dump_threads(const struct pfnames *n, struct dynbuf *b, st_wr
         const struct pfn_thread *t = &n->th[i];
         if (!t->used || !t->tgid || !t->name[0])
             continue;
-        char name[PFN_NAME];
-        size_t k = 0;
-        for (; t->name[k]; k++)
-            name[k] = t->name[k] == ' ' ? '_' : t->name[k];
-        name[k] = '\0';
-        e = dynbuf_printf(b, "%-12s %5u %5u %s\n", "root", t->tgid, t->tid, name);
+        struct dname d;
+        e = dynbuf_printf(b, "%-12s %5u %5u %s\n", "root", t->tgid, t->tid,
+                          dump_name(&d, t->name, 0));
         if (!e)
             e = emit(b, write, ctx, 0);
     }
@@ -375,7 +432,8 @@ enum st_err pfnames_dump(const struct pfnames *n, st_write_fn write, void *ctx)
             continue;
         char name[256];
         ps_name(n, pr, name, sizeof(name));
-        const char *comm = pfnames_name(n, pr->pid);
+        struct dname d;
+        const char *comm = dump_name(&d, pfnames_name(n, pr->pid), 1);
         e = dynbuf_printf(&b, "%-12u %5u %5u %7d %6d %-6s %12d %-1s %-27s %-27s\n", pr->uid,
                           pr->pid, pr->ppid, 0, 0, "0", 0, "S", name, *comm ? comm : name);
         if (!e)

@@ -25,6 +25,7 @@
 #define PFN_PROCS ((size_t)1 << 17)
 #define PFN_CMDLINES ((size_t)8 << 20)
 #define PFN_NAME 32
+#define PFN_PROBE_MAX 64    /* slots a lookup visits at most */
 
 /* PFN_FIXED: the idle task is "swapper" whatever the comms say, as in
  * Perfetto's thread table. */
@@ -58,5 +59,8 @@ enum st_err pfnames_tree(struct pfnames *n, const uint8_t *p, size_t len);
 enum st_err pfnames_dump(const struct pfnames *n, st_write_fn write, void *ctx);
 size_t pfnames_processes(const struct pfnames *n);
 uint64_t pfnames_dropped(const struct pfnames *n);
+/* Slots the longest insertion so far visited (at most PFN_PROBE_MAX; a
+ * lookup visits no more than its insertion did). */
+size_t pfnames_longest_probe(const struct pfnames *n);
 
 #endif

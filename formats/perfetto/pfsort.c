@@ -196,6 +196,27 @@ static enum st_err room(struct pfsort *s, size_t n)
     }
 }
 
+/* Would a big record (its own allocation) take blocks and big records
+ * past the bound? */
+static int over(const struct pfsort *s, size_t n)
+{
+    return n > s->bsize / 4 && s->nblk * s->bsize + s->big + n > s->max;
+}
+
+/* Frees the empty blocks at the end of the arena, for a big record once
+ * flushing cannot free more: with every record handed on, blocks still
+ * held the bound (they are kept for reuse), and the flush loop spun. */
+static void shed(struct pfsort *s)
+{
+    while (s->nblk && !s->blk[s->nblk - 1].live) {
+        s->nblk--;
+        free(s->blk[s->nblk].mem);
+        s->blk[s->nblk] = (struct pfs_blk){0};
+        if (s->cur == s->nblk)
+            s->cur = SIZE_MAX;
+    }
+}
+
 void pfsort_set_eager(struct pfsort *s, size_t step)
 {
     s->step = step < s->maxrec / 2 ? step : s->maxrec / 2;
@@ -210,10 +231,18 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
     enum st_err e = ST_OK;
     if (s->nrec == s->caprec && s->caprec < s->maxrec && (e = grow_index(s)))
         return e;
-    /* blocks made so far plus big records stay within the bound */
-    while (!e && (s->nrec == s->caprec ||
-                  (n > s->bsize / 4 && s->nblk * s->bsize + s->big + n > s->max)))
+    /* blocks made so far plus big records stay within the bound: each
+     * round hands on a record, or frees the blocks once none is left */
+    if (over(s, n))
+        shed(s);
+    while (!e && (s->nrec == s->caprec || over(s, n))) {
+        if (!s->nrec) {
+            shed(s);    /* every block empty: all freed, n fits */
+            break;
+        }
         e = flush(s, s->bytes / 2, 0);
+        shed(s);
+    }
     if (!e && s->step && s->nrec >= s->maxrec / 2 + s->step)
         e = flush(s, SIZE_MAX, s->maxrec / 2);
     struct pfs_rec r = {ts, s->seq++, NULL, (uint32_t)n, -1};

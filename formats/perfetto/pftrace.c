@@ -60,7 +60,7 @@ struct pftrace *pftrace_new(void)
     t->sort = pfsort_new(0, 0, pf_emit, t);
     t->ksym = pfksym_new();
     t->ev.ksym = pfksym_lookup;
-    t->ev.ksym_arg = t->ksym;
+    t->ev.ksym_arg = t->ksym;   /* pf_emit sets the scope (pfksym_use) */
     if (!t->scan_names || !t->names || !t->cpu || !t->sort || !t->ksym) {
         pftrace_free(t);
         return NULL;
@@ -104,7 +104,7 @@ static enum st_err event(struct pftrace *t, uint32_t cpu, const uint8_t *p, size
 {
     struct pb_iter it;
     struct pb_field f;
-    struct pfrec r = {.kind = PFR_EVENT, .cpu = cpu};
+    struct pfrec r = {.kind = PFR_EVENT, .cpu = cpu, .aux = t->ksym_scope};
     uint64_t ts = 0;
     const uint8_t *msg = NULL;
     size_t len = 0;
@@ -260,6 +260,11 @@ static enum st_err compact(struct pftrace *t, uint32_t cpu, const uint8_t *p, si
         return e;
     if (k)
         return malformed(t, "compact sched");
+    /* without its comm column an event has no name: intern entry 0 is
+     * not one (bit 4: next_comm_index, comm_index) */
+    if ((s.present && !(s.present & 1 << 4)) || (w.present && !(w.present & 1 << 4)))
+        return malformed(t, "compact sched without its comm column (no names for its "
+                            "events)");
     if (s.present && (e = switches(t, cpu, &s)))
         return e;
     return w.present ? wakings(t, cpu, &w) : ST_OK;
@@ -366,7 +371,7 @@ static void count_kind(struct pftrace *t, uint32_t num)
 }
 
 struct pf_pkt {
-    uint64_t ts;
+    uint64_t ts, seq, flags, cleared;
     const uint8_t *bundle, *tree, *sys, *comp, *interned;
     size_t bn, tn, sn, cn, in;
 };
@@ -382,6 +387,12 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
     while ((r = pb_next(&it, &f)) == 1) {
         if (f.num == 8 && f.wire == PB_VARINT)
             k.ts = f.v;
+        else if (f.num == 10 && f.wire == PB_VARINT)
+            k.seq = f.v;
+        else if (f.num == 13 && f.wire == PB_VARINT)
+            k.flags = f.v;
+        else if (f.num == 41 && f.wire == PB_VARINT)
+            k.cleared = f.v;
         if (f.wire != PB_LEN)
             continue;
         if (f.num == 1)
@@ -402,7 +413,10 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
     enum st_err e = ST_OK;
     if (k.sys && (t->scanning || !t->scanned))
         pf_uname(t, k.sys, k.sn);
-    if (k.interned && !t->scanning && pfksym_interned(t->ksym, k.interned, k.in))
+    if (!t->scanning)
+        t->ksym_scope = pfksym_scope(t->ksym, (uint32_t)k.seq, k.cleared || (k.flags & 1));
+    if (k.interned && !t->scanning &&
+        pfksym_interned(t->ksym, t->ksym_scope, k.interned, k.in))
         return malformed(t, "interned data");
     if (k.tree && t->scanning && pfnames_tree(t->scan_names, k.tree, k.tn))
         return malformed(t, "a process tree");
@@ -437,8 +451,8 @@ static enum st_err top_varint(struct pftrace *t, uint64_t v)
     }
     case PF_LEN:
         t->want = v;
-        if (t->field == 1 && v > PFTRACE_PACKET_MAX)
-            t->st.big_skipped++;
+        if (t->field == 1 && v > PFTRACE_PACKET_MAX && !t->scanning)
+            t->st.big_skipped++;    /* once per file, not per pass */
         t->fs = t->field == 1 && v <= PFTRACE_PACKET_MAX ? PF_BODY : PF_SKIP;
         dynbuf_reset(&t->pkt);
         if (!v && t->fs == PF_BODY)
@@ -450,9 +464,12 @@ static enum st_err top_varint(struct pftrace *t, uint64_t v)
     }
 }
 
+/* An error is sticky: the state it left (a full vbuf, a packet half
+ * copied) is not one to go on from, so a caller that feeds on after it
+ * gets the same error and nothing is read. */
 static enum st_err frame(struct pftrace *t, const uint8_t *p, size_t n)
 {
-    enum st_err e = ST_OK;
+    enum st_err e = t->err;
     while (n && !e) {
         if (t->fs == PF_TAG || t->fs == PF_LEN || t->fs == PF_SKIPVAR) {
             if (t->fs == PF_TAG && !t->vlen)
@@ -461,7 +478,7 @@ static enum st_err frame(struct pftrace *t, const uint8_t *p, size_t n)
             n--;
             t->offset++;
             if (t->vbuf[t->vlen - 1] & 0x80) {
-                if (t->vlen == sizeof(t->vbuf))
+                if (t->vlen >= sizeof(t->vbuf))
                     e = pf_fail(t, ST_EFORMAT, "malformed Perfetto trace: a varint longer "
                                 "than 10 bytes at byte %llu", (unsigned long long)t->offset);
                 continue;
@@ -488,12 +505,14 @@ static enum st_err frame(struct pftrace *t, const uint8_t *p, size_t n)
         if (!t->want)
             t->fs = PF_TAG;
     }
+    t->err = e;
     return e;
 }
 
 static void begin_pass(struct pftrace *t, int scanning)
 {
     t->scanning = scanning;
+    t->err = ST_OK;
     t->fs = PF_TAG;
     t->vlen = 0;
     t->offset = 0;

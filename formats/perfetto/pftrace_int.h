@@ -29,7 +29,7 @@ struct pfrec {
     uint32_t id;        /* PFR_EVENT: the FtraceEvent field number */
     uint32_t pid;       /* event: common pid; switch: next_pid; waking: pid */
     int32_t prio;       /* switch: next_prio; waking: prio */
-    uint32_t aux;       /* waking: target_cpu */
+    uint32_t aux;       /* waking: target_cpu; event: its kernel symbols' scope */
     int64_t state;      /* switch: prev_state */
 };
 
@@ -55,6 +55,7 @@ struct pftrace {
     struct dynbuf pkt;
     uint64_t offset;            /* file bytes consumed */
     uint64_t pkt_start;         /* offset of the current packet's tag */
+    enum st_err err;            /* sticky: once the framing failed, every feed says so */
     /* inflating compressed_packets */
     z_stream z;
     int z_init;
@@ -69,6 +70,7 @@ struct pftrace {
     struct pf_cpu *cpu;
     struct pfevent_ctx ev;
     struct pfksym *ksym;        /* interned kernel symbols */
+    uint32_t ksym_scope;        /* the current packet's (pfksym_scope) */
     int have_uname;
     struct pfsort *sort;
     struct dynbuf line, out;

@@ -22,11 +22,17 @@ printf 'hello world\nthis is not a trace\n' >prose.txt; bad prose.txt "unknown f
 # '{' is a broken page or JSON, and a different message)
 { printf '\377'; head -c 4096 /dev/urandom | tr -d '\037'; printf '\0\0'; } >noise.bin
 bad noise.bin "unknown format"
+# the forms read are listed, Perfetto traces among them
+grep -q 'JSON, a Perfetto trace or a method trace' err.txt || fail "forms: $(cat err.txt)"
 printf 'TRACE:\n\170\234\377\377\377\377garbage' >corrupt.txt; bad corrupt.txt "corrupt"
 printf 'TRACE:\n' >marker.txt; bad marker.txt "no trace data"
 printf '<!DOCTYPE html><html><body>no trace</body></html>\n' >page.html
 bad page.html "without trace data"
 printf 'x' | gzip -c | head -c 12 >cut.gz; bad cut.gz "unknown format"
+# junk after a whole gzip member: the offset counts the member before it
+printf 'TRACE:\n# tracer: nop\n' | gzip -c >member.gz
+{ cat member.gz; printf '\037\213\010\377junkjunkjunk'; } >junk.gz
+bad junk.gz "at byte $(($(wc -c <member.gz) + 4))\$"
 mkdir adir; bad adir "directory"
 
 # inputs that hold no trace event would be blank pages: refused

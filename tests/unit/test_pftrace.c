@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "formats/perfetto/pbw.h"
+#include "formats/perfetto/pfnames.h"
 #include "formats/perfetto/pfsort.h"
 #include "formats/perfetto/pftrace.h"
 
@@ -173,7 +174,7 @@ static void test_compressed(void **state)
 }
 
 /* CPU 0 compact: switches to 100 "a", 200 "b", 0; the first is dropped. */
-static void compact_trace(struct dynbuf *t, uint64_t bad_index)
+static void compact_trace(struct dynbuf *t, uint64_t bad_index, int columns)
 {
     struct dynbuf cs, arr, b;
     dynbuf_init(&cs, 4096);
@@ -189,7 +190,7 @@ static void compact_trace(struct dynbuf *t, uint64_t bad_index)
         comm[1] = bad_index;
     const uint64_t *cols[] = {ts, st, pid, prio, comm};
     static const uint32_t nums[] = {1, 2, 3, 4, 6};
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < columns; c++) {
         dynbuf_reset(&arr);
         for (int i = 0; i < 3; i++)
             pbw_varint(&arr, cols[c][i]);
@@ -210,7 +211,7 @@ static void test_compact(void **state)
     dynbuf_init(&in, 1 << 20);
     dynbuf_init(&out, 1 << 20);
     char detail[320];
-    compact_trace(&in, 0);
+    compact_trace(&in, 0, 5);
     assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_OK);
     const char *s = dynbuf_str(&out);
     assert_null(strstr(s, "5.000000:"));        /* the first switch: no prev_* */
@@ -221,9 +222,16 @@ static void test_compact(void **state)
                               "sched_switch: prev_comm=b prev_pid=200"));
     dynbuf_reset(&in);
     dynbuf_reset(&out);
-    compact_trace(&in, 1u << 30);
+    compact_trace(&in, 1u << 30, 5);
     assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_EFORMAT);
     assert_non_null(strstr(detail, "intern index 1073741824 past its table"));
+    /* no next_comm column: no names, not intern entry 0's */
+    dynbuf_reset(&in);
+    dynbuf_reset(&out);
+    compact_trace(&in, 0, 4);
+    assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_EFORMAT);
+    assert_non_null(strstr(detail, "compact sched without its comm column"));
+    assert_null(strstr(dynbuf_str(&out), "swapper/0"));
     dynbuf_free(&in);
     dynbuf_free(&out);
 }
@@ -245,6 +253,28 @@ static void test_no_ftrace(void **state)
     dynbuf_free(&in);
     dynbuf_free(&out);
     dynbuf_free(&body);
+}
+
+/* A top-level varint of 11+ bytes is an error, and so is every feed after
+ * it: the reader must not go on writing the varint past its buffer (a
+ * live capture fed on after the first error). */
+static void test_feed_after_error(void **state)
+{
+    (void)state;
+    unsigned char junk[64];
+    memset(junk, 0xff, sizeof(junk));
+    junk[0] = 0x0a;
+    for (int scan = 0; scan < 2; scan++) {
+        struct pftrace *t = pftrace_new();
+        assert_non_null(t);
+        enum st_err (*feed)(struct pftrace *, const void *, size_t) =
+            scan ? pftrace_scan_feed : pftrace_feed;
+        assert_int_equal(feed(t, junk, 12), ST_EFORMAT);
+        assert_non_null(strstr(pftrace_detail(t), "a varint longer than 10 bytes"));
+        for (int i = 0; i < 100; i++)
+            assert_int_equal(feed(t, junk + 1, sizeof(junk) - 1), ST_EFORMAT);
+        pftrace_free(t);
+    }
 }
 
 /* ---- the sort ------------------------------------------------------------- */
@@ -311,6 +341,192 @@ static void test_sort_eager(void **state)
     pfsort_free(ps);
 }
 
+static enum st_err count(void *ctx, int64_t ts, const uint8_t *p, size_t n)
+{
+    (void)ts;
+    (void)p;
+    size_t *seen = ctx;
+    seen[0]++;
+    seen[1] += n;
+    return ST_OK;
+}
+
+/* A record too big for a block once every block was made: the blocks
+ * (kept for reuse) held the whole bound, so handing every record on
+ * could not make room and the flush loop spun with an empty index (a
+ * 35 KB process tree after 400k prints hung the conversion). */
+static void test_sort_big_after_full(void **state)
+{
+    (void)state;
+    size_t seen[2] = {0, 0};
+    /* 8 blocks of 64 bytes; a record over 16 bytes gets its own allocation */
+    struct pfsort *ps = pfsort_new(64 * 8, 1024, count, seen);
+    for (int i = 0; i < 200; i++)
+        assert_int_equal(pfsort_push(ps, i, "abcd", 4, "efgh", 4), ST_OK);
+    char big[100];
+    memset(big, 'x', sizeof(big));
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pfsort_push(ps, 200 + i, big, sizeof(big), NULL, 0), ST_OK);
+    assert_int_equal(pfsort_push(ps, 300, "abcd", 4, "efgh", 4), ST_OK);
+    assert_int_equal(pfsort_finish(ps), ST_OK);
+    assert_int_equal(seen[0], 204);             /* nothing lost */
+    assert_int_equal(seen[1], 201 * 8 + 3 * 100);
+    assert_int_equal(pfsort_late(ps), 0);
+    pfsort_free(ps);
+}
+
+/* Thread ids a trace crafts to share hash slots (every one a multiple of
+ * 1024, 262,142 of them): no insertion, so no lookup, visits more than
+ * PFN_PROBE_MAX slots (before, each walked the whole cluster: 9 s for a
+ * 3.6 MB trace), and the threads are still named. */
+static void test_names_colliding_tids(void **state)
+{
+    (void)state;
+    struct pfnames *n = pfnames_new();
+    assert_non_null(n);
+    for (uint32_t k = 1; k <= 262142; k++)
+        pfnames_thread(n, k * 1024, "t", 1, PFN_FTRACE);
+    assert_true(pfnames_longest_probe(n) <= PFN_PROBE_MAX);
+    uint32_t named = 0;
+    for (uint32_t k = 1; k <= 262142; k++)
+        named += !strcmp(pfnames_name(n, k * 1024), "t");
+    assert_true(named + pfnames_dropped(n) == 262142);
+    assert_true(named > 262000);    /* a mixing hash spreads them */
+    pfnames_free(n);
+}
+
+/* A thread name from a ProcessTree with a newline, a tab and an OSC
+ * sequence: the PROCESS DUMP shows them as \xHH, so the name cannot forge
+ * a dump line or reach a terminal showing the page's text raw. */
+static void test_names_dump_escaped(void **state)
+{
+    (void)state;
+    static const char evil[] = "a\nroot 1 1 forged\tz\x1b]0;x\x07";
+    struct dynbuf tree, sub, out;
+    dynbuf_init(&tree, 4096);
+    dynbuf_init(&sub, 4096);
+    dynbuf_init(&out, 1 << 16);
+    pbw_uint(&sub, 1, 100);                     /* a process without cmdline */
+    pbw_uint(&sub, 2, 1);
+    pbw_msg(&tree, 1, &sub);
+    pbw_uint(&sub, 1, 100);                     /* its main thread */
+    pbw_str(&sub, 2, evil);
+    pbw_uint(&sub, 3, 100);
+    pbw_msg(&tree, 2, &sub);
+    pbw_uint(&sub, 1, 101);                     /* another thread */
+    pbw_str(&sub, 2, evil);
+    pbw_uint(&sub, 3, 100);
+    pbw_msg(&tree, 2, &sub);
+    struct pfnames *n = pfnames_new();
+    assert_int_equal(pfnames_tree(n, (const uint8_t *)tree.data, tree.len), ST_OK);
+    assert_int_equal(pfnames_dump(n, collect, &out), ST_OK);
+    const char *d = dynbuf_str(&out);
+    int lines = 0;
+    for (const char *c = d; *c; c++) {
+        lines += *c == '\n';
+        assert_true((unsigned char)*c >= 0x20 || *c == '\n');
+    }
+    assert_int_equal(lines, 6);     /* PROCESS DUMP, a header, 1 process, a header, 2 threads */
+    assert_non_null(strstr(d, " a\\x0aroot_1_1_forged\\x09z\\x1b]0;x\\x07\n"));
+    assert_non_null(strstr(d, " a\\x0aroot 1 1 forged\\x09z\\x1b]0;x\\x07\n"));   /* COMM */
+    pfnames_free(n);
+    dynbuf_free(&tree);
+    dynbuf_free(&sub);
+    dynbuf_free(&out);
+}
+
+/* A packet over 8 MB is skipped and counted once, though both passes
+ * read it. */
+static void test_big_packet_counted_once(void **state)
+{
+    (void)state;
+    struct dynbuf in, out;
+    dynbuf_init(&in, 16 << 20);
+    dynbuf_init(&out, 1 << 20);
+    size_t big = PFTRACE_PACKET_MAX + 1;
+    unsigned char *filler = calloc(1, big);
+    assert_non_null(filler);
+    assert_int_equal(pbw_bytes(&in, 1, filler, big), ST_OK);
+    free(filler);
+    two_cpus(&in);
+    struct pftrace *t = pftrace_new();
+    assert_non_null(t);
+    assert_int_equal(pftrace_scan_feed(t, in.data, in.len), ST_OK);
+    pftrace_scan_finish(t);
+    pftrace_set_output(t, collect, &out);
+    assert_int_equal(pftrace_feed(t, in.data, in.len), ST_OK);
+    assert_int_equal(pftrace_finish(t), ST_OK);
+    assert_int_equal(pftrace_stats(t)->big_skipped, 1);
+    assert_non_null(strstr(dynbuf_str(&out), "B|20|early"));
+    pftrace_free(t);
+    dynbuf_free(&in);
+    dynbuf_free(&out);
+}
+
+/* A packet of sequence seq (clearing its incremental state if asked),
+ * interning kernel symbol 1 as sym (unless NULL), with one
+ * sched_blocked_reason whose caller is symbol 1. */
+static void ksym_packet(struct dynbuf *t, uint32_t seq, int cleared, const char *sym,
+                        uint64_t ts)
+{
+    struct dynbuf pk, sub, ks, ev, b;
+    dynbuf_init(&pk, 4096);
+    dynbuf_init(&sub, 4096);
+    dynbuf_init(&ks, 4096);
+    dynbuf_init(&ev, 4096);
+    dynbuf_init(&b, 4096);
+    pbw_uint(&pk, 10, seq);
+    if (cleared)
+        pbw_uint(&pk, 41, 1);
+    if (sym) {
+        pbw_uint(&ks, 1, 1);
+        pbw_str(&ks, 2, sym);
+        pbw_msg(&sub, 26, &ks);
+        pbw_msg(&pk, 12, &sub);
+    }
+    pbw_uint(&sub, 1, 12);                  /* pid */
+    pbw_uint(&sub, 2, 1);                   /* caller: symbol 1 */
+    pbw_uint(&ev, 1, ts);
+    pbw_uint(&ev, 2, 5);
+    pbw_msg(&ev, 18, &sub);
+    pbw_uint(&b, 1, 0);
+    pbw_msg(&b, 2, &ev);
+    pbw_msg(&pk, 1, &b);
+    pbw_msg(t, 1, &pk);
+    dynbuf_free(&pk);
+    dynbuf_free(&sub);
+    dynbuf_free(&ks);
+    dynbuf_free(&ev);
+    dynbuf_free(&b);
+}
+
+/* Interned kernel symbols belong to their packet sequence until it clears
+ * its incremental state, as in Perfetto: two sequences give symbol 1
+ * different names, and a clear forgets it (was: one global table, the
+ * last definition named every event). */
+static void test_ksym_sequences(void **state)
+{
+    (void)state;
+    struct dynbuf in, out;
+    dynbuf_init(&in, 1 << 20);
+    dynbuf_init(&out, 1 << 20);
+    char detail[320];
+    ksym_packet(&in, 1, 1, "func_one", 1000000000);
+    ksym_packet(&in, 2, 1, "func_two", 1100000000);
+    ksym_packet(&in, 1, 0, NULL, 1200000000);
+    ksym_packet(&in, 1, 1, NULL, 1300000000);
+    assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_OK);
+    const char *s = dynbuf_str(&out);
+    const char *a = strstr(s, "1.000000: sched_blocked_reason: pid=12 caller=func_one\n");
+    const char *b = strstr(s, "1.100000: sched_blocked_reason: pid=12 caller=func_two\n");
+    const char *c = strstr(s, "1.200000: sched_blocked_reason: pid=12 caller=func_one\n");
+    const char *d = strstr(s, "1.300000: sched_blocked_reason: pid=12 caller=1\n");
+    if (!a || !b || !c || !d)
+        fail_msg("%s", s);
+    dynbuf_free(&in);
+    dynbuf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,8 +535,14 @@ int main(void)
         cmocka_unit_test(test_compressed),
         cmocka_unit_test(test_compact),
         cmocka_unit_test(test_no_ftrace),
+        cmocka_unit_test(test_feed_after_error),
         cmocka_unit_test(test_sort_window),
         cmocka_unit_test(test_sort_eager),
+        cmocka_unit_test(test_sort_big_after_full),
+        cmocka_unit_test(test_names_colliding_tids),
+        cmocka_unit_test(test_names_dump_escaped),
+        cmocka_unit_test(test_big_packet_counted_once),
+        cmocka_unit_test(test_ksym_sequences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

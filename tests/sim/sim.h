@@ -36,6 +36,7 @@ struct sim_opts {
     int overflow;
     int no_stream;              /* atrace without --stream (before Android 7) */
     int no_tail_follow;         /* tail knows no -f */
+    int tail_noise;             /* tail -f warns first: 1 on stderr, 2 on stdout */
     int traced_off;             /* persist.traced.enable=0 (Android 9/10 off Pixel) */
     int tracing_on_at_boot;     /* tracing_on=1 with no atrace (some phones boot so) */
     int drop_markers;           /* trace_marker writes succeed but vanish */

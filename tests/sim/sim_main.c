@@ -66,6 +66,7 @@ static const char usage[] =
     "                        rate atrace --stream writes in real time\n"
     "  --no-stream           atrace without --stream (before Android 7): unknown option\n"
     "  --no-tail-follow      tail knows no -f: unknown option\n"
+    "  --tail-noise err|out  tail -f prints a warning first, on stderr or stdout\n"
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
     "  --perfetto-unreadable perfetto's files: pull and cat refused (EACCES)\n"
     "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
@@ -119,6 +120,12 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             o->fs_dir = v;
         } else if (!strcmp(a, "--trace-file")) {
             o->trace_file = v;
+        } else if (!strcmp(a, "--tail-noise")) {
+            if (!v || (strcmp(v, "err") && strcmp(v, "out"))) {
+                fprintf(stderr, "adbsim: --tail-noise takes err or out\n");
+                return -1;
+            }
+            o->tail_noise = *v == 'o' ? 2 : 1;
         } else if (!strcmp(a, "--method-trace")) {
             o->method_trace = v;
         } else if (!strcmp(a, "--exec")) {

@@ -47,6 +47,7 @@
 
 #define DEVICE_DIR "/data/misc/perfetto-traces"
 #define GONE_WAIT_MS 20000
+#define START_OUT_MAX 65536     /* what perfetto --background may print */
 /* a session ending this close to -t ended at its duration_ms */
 #define DURATION_SLACK_MS 1500
 
@@ -101,8 +102,9 @@ static enum st_err probe(struct atrace *a)
     struct capture *c = a->c;
     if (c->perfetto_pid)
         return fail(c, ST_EDEVICE, "a Perfetto session is already recording on the device "
-                                 "(perfetto pid %d); wait for it or stop it first",
-                    c->perfetto_pid);
+                                 "(perfetto pid %d); wait for it or stop it first "
+                                 "(adb -s %s shell kill %d)",
+                    c->perfetto_pid, c->serial, c->perfetto_pid);
     if (c->atrace_user)
         return fail(c, ST_EDEVICE, "atrace tracing is on on the device (another capture?); "
                                  "Perfetto and atrace must not run together: stop it first "
@@ -150,6 +152,33 @@ static int parse_pid(const char *out)
     return 0;
 }
 
+/* perfetto printed more than dev_script keeps (a warning per config
+ * field, a log): its first line, never the config script; a session it
+ * started anyway (a pid among what came) is stopped by cleanup. */
+static enum st_err start_too_chatty(struct atrace *a, struct adb_result *r)
+{
+    struct pfrec *p = rec_of(a);
+    char line[256];
+    dev_first_line(r->err_len ? r->err : r->out, line, sizeof(line));
+    p->pid = parse_pid(r->out);
+    p->recording = p->pid != 0;
+    adb_result_free(r);
+    return fail(a->c, ST_EDEVICE, "perfetto did not start: it printed over %d KB, beginning "
+                "with: %s", START_OUT_MAX / 1024, line);
+}
+
+/* Why perfetto did not start, and what to do when the device has none. */
+static enum st_err start_failed(struct capture *c, const struct adb_result *r)
+{
+    char line[256];
+    dev_first_line(r->err_len ? r->err : r->out, line, sizeof(line));
+    int absent = r->exit_code == 127 || strstr(line, "perfetto: inaccessible or not found") ||
+                 strstr(line, "perfetto: not found");
+    return fail(c, ST_EDEVICE, "perfetto did not start: %s%s", *line ? line : "no pid",
+                absent ? "; the device has no perfetto: record without --perfetto (atrace) "
+                         "instead" : "");
+}
+
 /* Not fatal when it cannot: the file is then fetched at the end. */
 static void live_start(struct atrace *a)
 {
@@ -178,16 +207,17 @@ static enum st_err pf_start(struct atrace *a)
     struct adb_result r;
     p->file_on_device = 1;
     if (!e)
-        e = dev_script(c, dynbuf_str(&s), 65536, &r);
+        e = dev_script(c, dynbuf_str(&s), START_OUT_MAX, &r);
     dynbuf_free(&s);
+    if (e == ST_ETOOBIG)
+        return start_too_chatty(a, &r);
     if (e)
         return e;
     p->pid = parse_pid(r.out);
     if (!p->pid || (r.exit_code != 0 && r.exit_code != ADB_EXIT_UNKNOWN)) {
-        char line[256];
-        dev_first_line(r.err_len ? r.err : r.out, line, sizeof(line));
+        e = start_failed(c, &r);
         adb_result_free(&r);
-        return fail(c, ST_EDEVICE, "perfetto did not start: %s", *line ? line : "no pid");
+        return e;
     }
     adb_result_free(&r);
     p->recording = 1;

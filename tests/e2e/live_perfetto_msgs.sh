@@ -20,4 +20,38 @@ start_sim --no-shell-v2 --tail-noise out
 run_st 0 --perfetto -t 1.5 -o v1out.html -e "$SIM_SERIAL" sched
 [ -s v1out.html ] && pf_same v1out.perfetto-trace
 pf_no_session "tail's stdout"
+
+one_line() {   # WHAT: err.txt is one line
+    [ "$(wc -l <err.txt)" = 1 ] || { cat err.txt; fail "$1: more than one line"; }
+}
+
+# -- another session already records: the refusal names the stop command
+start_sim
+pid=$(sadb shell 'echo "duration_ms: 30000" | perfetto --background --txt -o /data/misc/perfetto-traces/hand -c -' | tr -d '\r')
+[ -n "$pid" ] || fail "no session started by hand"
+run_st 1 --perfetto -t 1 -o busy.html -e "$SIM_SERIAL" sched
+assert_contains err.txt "already recording on the device (perfetto pid $pid)"
+assert_contains err.txt "(adb -s $SIM_SERIAL shell kill $pid)"
+one_line "busy"
+sadb shell kill "$pid" >/dev/null
+wait_for 10 sh -c "[ \"\$(sed -n 's/^perfetto_running=//p' '$SIM_STATE')\" = 0 ]" ||
+    fail "the session started by hand did not stop"
+
+# -- no perfetto on the device: drop --perfetto, as for SDK 27
+start_sim --no-perfetto
+run_st 1 --perfetto -t 1 -o none.html -e "$SIM_SERIAL" sched
+assert_contains err.txt "perfetto: not found"
+assert_contains err.txt "record without --perfetto (atrace) instead"
+one_line "no perfetto"
+pf_no_session "no perfetto"
+
+# -- perfetto prints over 64 KB: its own first line, not the config script
+start_sim --perfetto-chatty
+run_st 1 --perfetto -t 1 -o chatty.html -e "$SIM_SERIAL" sched
+assert_contains err.txt "perfetto did not start: it printed over 64 KB"
+assert_contains err.txt "W Unknown field 1 in the trace config"
+assert_not_contains err.txt "buffers"
+assert_not_contains err.txt "duration_ms"
+one_line "chatty perfetto"
+pf_no_session "chatty perfetto"
 echo ok

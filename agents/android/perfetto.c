@@ -310,6 +310,19 @@ static enum st_err fetch_failed(struct atrace *a, enum st_err e, const char *why
                 "was stopped and its file removed, nothing was written", why);
 }
 
+/* An empty file: a session ended from outside before its first write
+ * says so; otherwise traced never recorded. */
+static enum st_err nothing_recorded(struct atrace *a)
+{
+    struct pfrec *p = rec_of(a);
+    if (p->ended_early)
+        return fail(a->c, ST_ENOTRACE, "the Perfetto session (pid %d) was ended from outside "
+                    "before it wrote anything: nothing was recorded (if nobody stopped it, is "
+                    "traced running? adb shell setprop persist.traced.enable 1)", p->pid);
+    return fail(a->c, ST_ENOTRACE, "%s", "perfetto recorded nothing (an empty trace): is traced "
+                "running? (adb shell setprop persist.traced.enable 1)");
+}
+
 static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
 {
     struct capture *c = a->c;
@@ -329,8 +342,7 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
                 : pffetch(c, p->path, o, why, sizeof(why));
     int fetched = !e;
     if (!e && !outfile_tell(o))
-        e = fail(c, ST_ENOTRACE, "%s", "perfetto recorded nothing (an empty trace): is traced "
-                 "running? (adb shell setprop persist.traced.enable 1)");
+        e = nothing_recorded(a);
     if (!e && (e = outfile_commit(o)))
         fail(c, e, "%s: cannot write", c->raw_path);
     c->raw_kept = !e;
@@ -419,8 +431,9 @@ static int pf_ended(const struct atrace *a_)
     double ms = (capture_now_us() - a->t_start_us) / 1e3;
     if (c->opt->time_ms > 0 && ms >= c->opt->time_ms - DURATION_SLACK_MS)
         return 0;
-    c->ui.warn(c->ui.ctx, "the Perfetto session (pid %d) ended on its own after %.1f s; "
-                          "fetching what it recorded", p->pid, ms / 1e3);
+    c->ui.warn(c->ui.ctx, "the Perfetto session (pid %d) was ended from outside after %.1f s "
+                          "(stopped or killed on the device, or traced went away); fetching "
+                          "what it recorded", p->pid, ms / 1e3);
     p->ended_early = 1;
     return 1;
 }

@@ -54,4 +54,22 @@ assert_not_contains err.txt "buffers"
 assert_not_contains err.txt "duration_ms"
 one_line "chatty perfetto"
 pf_no_session "chatty perfetto"
+
+# -- a session killed from outside before its first write: said so once,
+# not blamed on traced
+start_sim
+fresh_out
+"$SYSTRACE" --perfetto -t 8 -o killed.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
+st=$!
+wait_recording 0
+pid=$(sed -n 's/^sh while \[ -d \/proc\/\([0-9]*\) \].*/\1/p' "$SIM_LOG" | tail -1)
+sadb shell kill -KILL "$pid" >/dev/null
+wait $st
+rc=$?
+[ $rc = 1 ] || { cat out.txt err.txt; fail "killed from outside: exit $rc"; }
+assert_contains err.txt "the Perfetto session (pid $pid) was ended from outside after"
+assert_contains err.txt "was ended from outside before it wrote anything: nothing was recorded"
+assert_not_contains err.txt "perfetto recorded nothing"
+[ ! -e killed.html ] && [ ! -e killed.perfetto-trace ] || fail "killed from outside: output written"
+pf_no_session "killed from outside"
 echo ok

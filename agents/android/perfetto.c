@@ -57,6 +57,7 @@ struct pfrec {
     int recording;          /* it may still run */
     int file_on_device;
     int ended_early;        /* it ended on its own, before -t */
+    int told;               /* the error already names the commands to clean up by hand */
     struct pfwait *wait;    /* the device-side wait loop (NULL: none now) */
     struct pflive *live;    /* the file read while it records (NULL: fetched at the end) */
     struct fairlock lock;   /* the device, shared with live's thread */
@@ -241,6 +242,13 @@ static enum st_err pf_stop(struct atrace *a)
     pfwait_free(p->wait);
     p->wait = NULL;
     enum st_err e = pfwait_until_gone(c, &p->wait, p->pid, 1, GONE_WAIT_MS);
+    if (e && e != ST_EINTR && c->dev_gone) {
+        p->told = 1;    /* cleanup cannot reach it either: said here, once */
+        return fail(c, e, "the device did not come back, so the Perfetto session (pid %d) may "
+                    "still be recording and its file is left on the device; once it is back: "
+                    "adb -s %s shell kill %d; adb -s %s shell rm -f %s", p->pid, c->serial,
+                    p->pid, c->serial, p->path);
+    }
     if (e == ST_ETIMEOUT)
         return fail(c, e, "the Perfetto session (pid %d) did not end within %d s of kill -TERM",
                     p->pid, GONE_WAIT_MS / 1000);
@@ -302,6 +310,7 @@ static enum st_err fetch_failed(struct atrace *a, enum st_err e, const char *why
     struct pfrec *p = rec_of(a);
     if (e == ST_EINTR)
         return e;
+    p->told = p->file_on_device;
     if (p->file_on_device)
         return fail(c, e, "could not fetch the Perfetto trace from the device (%s); the "
                     "session was stopped, nothing was written, and its file is still on the "
@@ -389,9 +398,13 @@ static void pf_cleanup(struct atrace *a)
     }
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&saved));
-    if (e && p->recording)
+    if (e && p->recording && !p->told)
         c->ui.warn(c->ui.ctx, "could not stop the Perfetto session on the device; run `%s` "
-                              "to stop it", p->hint);
+                              "to stop it and `adb -s %s shell rm -f %s` to remove its file",
+                   p->hint, c->serial, p->path);
+    else if (e && p->file_on_device && !p->told)
+        c->ui.warn(c->ui.ctx, "could not remove the Perfetto trace from the device; run "
+                              "`adb -s %s shell rm -f %s`", c->serial, p->path);
     dynbuf_free(&s);
     dynbuf_free(&saved);
 }

@@ -57,19 +57,33 @@ pf_no_session "chatty perfetto"
 
 # -- a session killed from outside before its first write: said so once,
 # not blamed on traced
+# (a device shell waits for it to appear, and it is killed at once: long
+# before its first write, 100 ms in)
 start_sim
-fresh_out
-"$SYSTRACE" --perfetto -t 8 -o killed.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
-st=$!
-wait_recording 0
+{ p=$(sadb shell 'while ! pidof perfetto; do true; done' | tr -d '\r'); sadb shell kill -KILL "$p"; } &
+killer=$!
+run_st 1 --perfetto -t 8 -o killed.html -e "$SIM_SERIAL" sched
+wait $killer
 pid=$(sed -n 's/^sh while \[ -d \/proc\/\([0-9]*\) \].*/\1/p' "$SIM_LOG" | tail -1)
-sadb shell kill -KILL "$pid" >/dev/null
-wait $st
-rc=$?
+rc=1
 [ $rc = 1 ] || { cat out.txt err.txt; fail "killed from outside: exit $rc"; }
 assert_contains err.txt "the Perfetto session (pid $pid) was ended from outside after"
 assert_contains err.txt "was ended from outside before it wrote anything: nothing was recorded"
 assert_not_contains err.txt "perfetto recorded nothing"
 [ ! -e killed.html ] && [ ! -e killed.perfetto-trace ] || fail "killed from outside: output written"
 pf_no_session "killed from outside"
+
+# -- the device never comes back for the stop: not "did not end within 20 s
+# of kill -TERM" (the kill never reached it); the file left is named, with
+# the commands to stop the session and remove it, in one line
+start_sim --disconnect-perfetto-after 300 --reconnect-after never
+run_st 1 --perfetto -t 1 --timeout 2 -o gone.html -e "$SIM_SERIAL" sched
+assert_not_contains err.txt "of kill -TERM"
+assert_contains err.txt "the device did not come back"
+assert_contains err.txt "adb -s $SIM_SERIAL shell kill "
+f=$(ls "$SIM_FS/data/misc/perfetto-traces")
+[ -n "$f" ] || fail "no file left on the device (the case needs one)"
+assert_contains err.txt "adb -s $SIM_SERIAL shell rm -f /data/misc/perfetto-traces/$f"
+[ "$(grep -c "shell kill " err.txt)" = 1 ] || { cat err.txt; fail "the stop command said twice"; }
+[ ! -e gone.html ] && [ ! -e gone.perfetto-trace ] || fail "device gone: output written"
 echo ok

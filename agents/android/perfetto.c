@@ -353,7 +353,7 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
     if (!e && !outfile_tell(o))
         e = nothing_recorded(a);
     if (!e && (e = outfile_commit(o)))
-        fail(c, e, "%s: cannot write", c->raw_path);
+        fail(c, e, "%s: cannot write: %s", c->raw_path, outfile_errtext(o));
     c->raw_kept = !e;
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
     outfile_free(own);

@@ -42,7 +42,7 @@ pid=$(sed -n 's/^sh while \[ -d \/proc\/\([0-9]*\) \].*/\1/p' "$SIM_LOG" | tail 
 sadb shell kill -TERM "$pid" >/dev/null
 wait_for 15 sh -c "! kill -0 $st" || { kill -KILL $st; fail "the wait did not end with the session"; }
 wait $st || { cat out.txt err.txt; fail "a session ended on its own: exit $?"; }
-assert_contains err.txt "ended on its own"
+assert_contains err.txt "was ended from outside after"
 [ -s own.html ] && pf_same own.perfetto-trace
 pf_no_session "ended on its own"
 

@@ -36,6 +36,8 @@ struct sim_opts {
     int overflow;
     int no_stream;              /* atrace without --stream (before Android 7) */
     int no_tail_follow;         /* tail knows no -f */
+    int no_perfetto;            /* no perfetto binary (a vendor build without it) */
+    int tail_noise;             /* tail -f warns first: 1 on stderr, 2 on stdout */
     int traced_off;             /* persist.traced.enable=0 (Android 9/10 off Pixel) */
     int tracing_on_at_boot;     /* tracing_on=1 with no atrace (some phones boot so) */
     int drop_markers;           /* trace_marker writes succeed but vanish */
@@ -46,6 +48,7 @@ struct sim_opts {
     uint64_t pf_drop_ms;        /* the link drops this far into a perfetto
                                  * session; 0 = never */
     int pf_unreadable;          /* perfetto-traces files: pull and cat refused */
+    int pf_chatty;              /* perfetto warns 80 KB and refuses the config */
     int pf_corrupt;             /* perfetto's trace ends in a malformed packet */
     int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
                                  * drops, nothing else), SIM_NEVER: the

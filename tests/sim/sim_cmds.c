@@ -370,8 +370,8 @@ static const struct builtin *find_builtin(struct sim_device *dev,
 {
     for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
         if (!strcmp(builtins[i].name, name)) {
-            if (builtins[i].fn == sim_cmd_perfetto && dev->opt.sdk < 28)
-                return NULL;    /* no perfetto before Android 9 */
+            if (builtins[i].fn == sim_cmd_perfetto && (dev->opt.sdk < 28 || dev->opt.no_perfetto))
+                return NULL;    /* no perfetto before Android 9 (or on a build without it) */
             return builtins[i].root_only && dev->opt.no_root ? NULL
                                                              : &builtins[i];
         }

@@ -66,8 +66,11 @@ static const char usage[] =
     "                        rate atrace --stream writes in real time\n"
     "  --no-stream           atrace without --stream (before Android 7): unknown option\n"
     "  --no-tail-follow      tail knows no -f: unknown option\n"
+    "  --tail-noise err|out  tail -f prints a warning first, on stderr or stdout\n"
+    "  --no-perfetto         no perfetto command (as before SDK 28)\n"
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
     "  --perfetto-unreadable perfetto's files: pull and cat refused (EACCES)\n"
+    "  --perfetto-chatty     perfetto warns for 80 KB, then refuses the config\n"
     "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
     "  --tracing-on-at-boot  tracing_on=1 from the start, no atrace running\n"
     "  --zlevel N            zlib level for atrace -z (default 6)\n"
@@ -119,6 +122,12 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             o->fs_dir = v;
         } else if (!strcmp(a, "--trace-file")) {
             o->trace_file = v;
+        } else if (!strcmp(a, "--tail-noise")) {
+            if (!v || (strcmp(v, "err") && strcmp(v, "out"))) {
+                fprintf(stderr, "adbsim: --tail-noise takes err or out\n");
+                return -1;
+            }
+            o->tail_noise = *v == 'o' ? 2 : 1;
         } else if (!strcmp(a, "--method-trace")) {
             o->method_trace = v;
         } else if (!strcmp(a, "--exec")) {
@@ -195,10 +204,14 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->no_stream = 1;
             else if (!strcmp(a, "--no-tail-follow"))
                 o->no_tail_follow = 1;
+            else if (!strcmp(a, "--no-perfetto"))
+                o->no_perfetto = 1;
             else if (!strcmp(a, "--traced-off"))
                 o->traced_off = 1;
             else if (!strcmp(a, "--perfetto-unreadable"))
                 o->pf_unreadable = 1;
+            else if (!strcmp(a, "--perfetto-chatty"))
+                o->pf_chatty = 1;
             else if (!strcmp(a, "--perfetto-corrupt"))
                 o->pf_corrupt = 1;
             else if (!strcmp(a, "--tracing-on-at-boot"))

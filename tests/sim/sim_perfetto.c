@@ -18,6 +18,8 @@
  * cannot read the traces (a pull fails, cat works); --perfetto-unreadable
  * (cat fails too), --perfetto-corrupt (a malformed last packet),
  * --disconnect-perfetto-after MS (the link drops while recording);
+ * --perfetto-chatty (80 KB of warnings, one per config field, then the
+ * config is refused);
  * --traced-off (or
  * persist.traced.enable=0 until set to 1): traced is not running, so a
  * background session ends at once with an empty file, a foreground one
@@ -229,6 +231,13 @@ int sim_cmd_perfetto(struct sh_cmd *c)
     int bad = txt ? pf_config_text(raw.data ? raw.data : "", raw.len, &s->cfg, err, sizeof(err))
                   : pf_config_binary((const uint8_t *)(raw.data ? raw.data : ""), raw.len,
                                      &s->cfg, err, sizeof(err));
+    if (dev->opt.pf_chatty) {   /* a warning per config field, then a refusal */
+        for (int i = 0; i < 2000; i++)
+            sink_printf(c->err, "[perfetto_cmd.cc:%d] W Unknown field %d in the trace "
+                        "config: ignored\n", 587, i + 1);
+        bad = 1;
+        snprintf(err, sizeof(err), "%s", "too many unknown fields");
+    }
     if (bad || !raw.len) {
         sink_printf(c->err, "[perfetto_cmd.cc] The TraceConfig is malformed%s%s\n",
                     *err ? ": " : "", err);

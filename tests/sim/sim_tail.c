@@ -15,6 +15,9 @@
  * polling) or the simulator stopping ends it.  Files of
  * /data/misc/perfetto-traces are refused as `cat` refuses them.
  * --no-tail-follow: a tail that knows no -f (Unknown option), exit 1.
+ * --tail-noise err|out: tail -f first warns that it polls (as GNU tail
+ * does without inotify), on stderr or on stdout; without shell protocol
+ * v2 stderr reaches the host mixed into the file's bytes.
  */
 #include "sim_cmds.h"
 #include "sim_perfetto.h"
@@ -208,6 +211,10 @@ static int run(struct tail *t, struct sim_reader *r)
         }
         sim_run_set_comm(dev, t->pid, "tail");
     }
+    int noise = t->follow ? dev->opt.tail_noise : 0;
+    if (noise)
+        sink_puts(noise == 2 ? t->c->out : t->c->err,
+                  "tail: inotify cannot be used, reverting to polling\n");
     int rc = t->from_start ? copy_on(t, r) : copy_last(t, r);
     if (rc < 0)
         rc = SIGPIPE_STATUS;

@@ -47,6 +47,7 @@
 
 #define DEVICE_DIR "/data/misc/perfetto-traces"
 #define GONE_WAIT_MS 20000
+#define START_OUT_MAX 65536     /* what perfetto --background may print */
 /* a session ending this close to -t ended at its duration_ms */
 #define DURATION_SLACK_MS 1500
 
@@ -56,6 +57,7 @@ struct pfrec {
     int recording;          /* it may still run */
     int file_on_device;
     int ended_early;        /* it ended on its own, before -t */
+    int told;               /* the error already names the commands to clean up by hand */
     struct pfwait *wait;    /* the device-side wait loop (NULL: none now) */
     struct pflive *live;    /* the file read while it records (NULL: fetched at the end) */
     struct fairlock lock;   /* the device, shared with live's thread */
@@ -101,8 +103,9 @@ static enum st_err probe(struct atrace *a)
     struct capture *c = a->c;
     if (c->perfetto_pid)
         return fail(c, ST_EDEVICE, "a Perfetto session is already recording on the device "
-                                 "(perfetto pid %d); wait for it or stop it first",
-                    c->perfetto_pid);
+                                 "(perfetto pid %d); wait for it or stop it first "
+                                 "(adb -s %s shell kill %d)",
+                    c->perfetto_pid, c->serial, c->perfetto_pid);
     if (c->atrace_user)
         return fail(c, ST_EDEVICE, "atrace tracing is on on the device (another capture?); "
                                  "Perfetto and atrace must not run together: stop it first "
@@ -150,6 +153,33 @@ static int parse_pid(const char *out)
     return 0;
 }
 
+/* perfetto printed more than dev_script keeps (a warning per config
+ * field, a log): its first line, never the config script; a session it
+ * started anyway (a pid among what came) is stopped by cleanup. */
+static enum st_err start_too_chatty(struct atrace *a, struct adb_result *r)
+{
+    struct pfrec *p = rec_of(a);
+    char line[256];
+    dev_first_line(r->err_len ? r->err : r->out, line, sizeof(line));
+    p->pid = parse_pid(r->out);
+    p->recording = p->pid != 0;
+    adb_result_free(r);
+    return fail(a->c, ST_EDEVICE, "perfetto did not start: it printed over %d KB, beginning "
+                "with: %s", START_OUT_MAX / 1024, line);
+}
+
+/* Why perfetto did not start, and what to do when the device has none. */
+static enum st_err start_failed(struct capture *c, const struct adb_result *r)
+{
+    char line[256];
+    dev_first_line(r->err_len ? r->err : r->out, line, sizeof(line));
+    int absent = r->exit_code == 127 || strstr(line, "perfetto: inaccessible or not found") ||
+                 strstr(line, "perfetto: not found");
+    return fail(c, ST_EDEVICE, "perfetto did not start: %s%s", *line ? line : "no pid",
+                absent ? "; the device has no perfetto: record without --perfetto (atrace) "
+                         "instead" : "");
+}
+
 /* Not fatal when it cannot: the file is then fetched at the end. */
 static void live_start(struct atrace *a)
 {
@@ -178,16 +208,17 @@ static enum st_err pf_start(struct atrace *a)
     struct adb_result r;
     p->file_on_device = 1;
     if (!e)
-        e = dev_script(c, dynbuf_str(&s), 65536, &r);
+        e = dev_script(c, dynbuf_str(&s), START_OUT_MAX, &r);
     dynbuf_free(&s);
+    if (e == ST_ETOOBIG)
+        return start_too_chatty(a, &r);
     if (e)
         return e;
     p->pid = parse_pid(r.out);
     if (!p->pid || (r.exit_code != 0 && r.exit_code != ADB_EXIT_UNKNOWN)) {
-        char line[256];
-        dev_first_line(r.err_len ? r.err : r.out, line, sizeof(line));
+        e = start_failed(c, &r);
         adb_result_free(&r);
-        return fail(c, ST_EDEVICE, "perfetto did not start: %s", *line ? line : "no pid");
+        return e;
     }
     adb_result_free(&r);
     p->recording = 1;
@@ -211,6 +242,13 @@ static enum st_err pf_stop(struct atrace *a)
     pfwait_free(p->wait);
     p->wait = NULL;
     enum st_err e = pfwait_until_gone(c, &p->wait, p->pid, 1, GONE_WAIT_MS);
+    if (e && e != ST_EINTR && c->dev_gone) {
+        p->told = 1;    /* cleanup cannot reach it either: said here, once */
+        return fail(c, e, "the device did not come back, so the Perfetto session (pid %d) may "
+                    "still be recording and its file is left on the device; once it is back: "
+                    "adb -s %s shell kill %d; adb -s %s shell rm -f %s", p->pid, c->serial,
+                    p->pid, c->serial, p->path);
+    }
     if (e == ST_ETIMEOUT)
         return fail(c, e, "the Perfetto session (pid %d) did not end within %d s of kill -TERM",
                     p->pid, GONE_WAIT_MS / 1000);
@@ -272,12 +310,26 @@ static enum st_err fetch_failed(struct atrace *a, enum st_err e, const char *why
     struct pfrec *p = rec_of(a);
     if (e == ST_EINTR)
         return e;
+    p->told = p->file_on_device;
     if (p->file_on_device)
         return fail(c, e, "could not fetch the Perfetto trace from the device (%s); the "
                     "session was stopped, nothing was written, and its file is still on the "
                     "device: adb -s %s shell rm -f %s", why, c->serial, p->path);
     return fail(c, e, "could not fetch the Perfetto trace from the device (%s); the session "
                 "was stopped and its file removed, nothing was written", why);
+}
+
+/* An empty file: a session ended from outside before its first write
+ * says so; otherwise traced never recorded. */
+static enum st_err nothing_recorded(struct atrace *a)
+{
+    struct pfrec *p = rec_of(a);
+    if (p->ended_early)
+        return fail(a->c, ST_ENOTRACE, "the Perfetto session (pid %d) was ended from outside "
+                    "before it wrote anything: nothing was recorded (if nobody stopped it, is "
+                    "traced running? adb shell setprop persist.traced.enable 1)", p->pid);
+    return fail(a->c, ST_ENOTRACE, "%s", "perfetto recorded nothing (an empty trace): is traced "
+                "running? (adb shell setprop persist.traced.enable 1)");
 }
 
 static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
@@ -299,10 +351,9 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
                 : pffetch(c, p->path, o, why, sizeof(why));
     int fetched = !e;
     if (!e && !outfile_tell(o))
-        e = fail(c, ST_ENOTRACE, "%s", "perfetto recorded nothing (an empty trace): is traced "
-                 "running? (adb shell setprop persist.traced.enable 1)");
+        e = nothing_recorded(a);
     if (!e && (e = outfile_commit(o)))
-        fail(c, e, "%s: cannot write", c->raw_path);
+        fail(c, e, "%s: cannot write: %s", c->raw_path, outfile_errtext(o));
     c->raw_kept = !e;
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
     outfile_free(own);
@@ -347,9 +398,13 @@ static void pf_cleanup(struct atrace *a)
     }
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&saved));
-    if (e && p->recording)
+    if (e && p->recording && !p->told)
         c->ui.warn(c->ui.ctx, "could not stop the Perfetto session on the device; run `%s` "
-                              "to stop it", p->hint);
+                              "to stop it and `adb -s %s shell rm -f %s` to remove its file",
+                   p->hint, c->serial, p->path);
+    else if (e && p->file_on_device && !p->told)
+        c->ui.warn(c->ui.ctx, "could not remove the Perfetto trace from the device; run "
+                              "`adb -s %s shell rm -f %s`", c->serial, p->path);
     dynbuf_free(&s);
     dynbuf_free(&saved);
 }
@@ -389,8 +444,9 @@ static int pf_ended(const struct atrace *a_)
     double ms = (capture_now_us() - a->t_start_us) / 1e3;
     if (c->opt->time_ms > 0 && ms >= c->opt->time_ms - DURATION_SLACK_MS)
         return 0;
-    c->ui.warn(c->ui.ctx, "the Perfetto session (pid %d) ended on its own after %.1f s; "
-                          "fetching what it recorded", p->pid, ms / 1e3);
+    c->ui.warn(c->ui.ctx, "the Perfetto session (pid %d) was ended from outside after %.1f s "
+                          "(stopped or killed on the device, or traced went away); fetching "
+                          "what it recorded", p->pid, ms / 1e3);
     p->ended_early = 1;
     return 1;
 }

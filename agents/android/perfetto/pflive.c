@@ -17,6 +17,7 @@
 #define SLICE_MS 50             /* one read while holding the device */
 #define CHUNK_MAX ((size_t)4 << 20)
 #define STALL_MS 3000           /* the file's end not arriving: fetch it instead */
+#define PACKET_TAG 0x0a         /* Trace.packet (field 1, bytes): every trace's first byte */
 
 struct pflive {
     struct capture *c;
@@ -51,9 +52,17 @@ static enum st_err on_err(void *ctx, const void *p, size_t n)
 
 /* Bytes of the file from offset l->got on: kept, then converted (a
  * conversion error is sticky in conv and said at the end; the trace is
- * kept whatever it holds). */
+ * kept whatever it holds).  Bytes that do not start as a trace does are
+ * not the file (a shell without shell protocol v2 mixes in what tail or
+ * the shell printed): nothing is taken, following ends and the file is
+ * fetched whole. */
 static enum st_err take(struct pflive *l, const void *p, size_t n)
 {
+    if (!l->got && *(const unsigned char *)p != PACKET_TAG) {
+        ST_DBG(DBG_ATRACE, "perfetto: tail's first byte is 0x%02x, not a trace's",
+               *(const unsigned char *)p);
+        return ST_EFORMAT;
+    }
     enum st_err e = outfile_write(l->o, p, n);
     if (!e)
         ff_push(l->conv, p, n);
@@ -126,6 +135,8 @@ enum st_err pflive_start(struct capture *c, const char *path, struct tracewriter
     const char *argv[] = {"tail", "-c", "+1", "-f", path, NULL};
     if (!e)
         e = adb_quote_argv(&cmd, argv);
+    if (!e)     /* without shell protocol v2 its stderr would be mixed into the file */
+        e = dynbuf_addstr(&cmd, " 2>/dev/null");
     if (!e) {
         fairlock_acquire(c->dev_lock);
         e = adb_cmd_start(c->dev, dev_dump_mode(c), dynbuf_str(&cmd), &l->cmd);

@@ -3,7 +3,7 @@
  * writes its file a piece at a time (write_into_file, every
  * PFCONFIG_WRITE_PERIOD_MS), and one device command,
  *
- *   tail -c +1 -f FILE
+ *   tail -c +1 -f FILE 2>/dev/null
  *
  * over the binary-clean dump channel hands the host each piece as it
  * lands.  A reader thread copies it into the kept .perfetto-trace and

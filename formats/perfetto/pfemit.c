@@ -16,10 +16,24 @@
  */
 #include "pftrace_int.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pb.h"
+
+/* The reader's error text, set once (pftrace.c and this file both call
+ * down to here). */
+enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
+{
+    if (t->detail[0])
+        return e;       /* the first word on what went wrong stays */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->detail, sizeof(t->detail), fmt, ap);
+    va_end(ap);
+    return e;
+}
 
 #define CLONE_THREAD 0x10000u
 

@@ -109,19 +109,6 @@ static const struct special specials[] = {
     {553, hrtimer_entry},
 };
 
-/* Fields Perfetto resolves through the interned kernel symbols. */
-static const struct { uint16_t id; uint8_t field; } kfuncs[] = {
-    {18, 2}, {58, 2}, {59, 2}, {437, 2}, {438, 3}, {443, 8}, {553, 3},
-};
-
-int pfevent_is_kfunc(uint32_t id, uint32_t field)
-{
-    for (size_t i = 0; i < sizeof kfuncs / sizeof kfuncs[0]; i++)
-        if (kfuncs[i].id == id && kfuncs[i].field == field)
-            return 1;
-    return 0;
-}
-
 int pfevent_is_mark_alias(uint32_t id)
 {
     return id == 348 || id == 349;      /* dpu_, g2d_tracing_mark_write */

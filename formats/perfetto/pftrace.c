@@ -5,23 +5,11 @@
  */
 #include "pftrace_int.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pb.h"
-
-enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
-{
-    if (t->detail[0])
-        return e;       /* the first word on what went wrong stays */
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->detail, sizeof(t->detail), fmt, ap);
-    va_end(ap);
-    return e;
-}
 
 static enum st_err malformed(struct pftrace *t, const char *what)
 {

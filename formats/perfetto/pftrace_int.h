@@ -82,10 +82,10 @@ struct pftrace {
     char detail[320];
 };
 
+/* pfemit.c: the reader's error text, set once; one sorted record to a
+ * line (or a state change). */
 enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
     ST_PRINTF(3, 4);
-
-/* pfemit.c: one sorted record to a line (or a state change). */
 enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n);
 /* Pass 1: task_newtask / task_rename of a bundle name threads and processes. */
 enum st_err pf_scan_bundle(struct pftrace *t, const uint8_t *p, size_t n);

@@ -280,6 +280,18 @@ static enum st_err fetch_failed(struct atrace *a, enum st_err e, const char *why
                 "was stopped and its file removed, nothing was written", why);
 }
 
+/* An earlier trace of that name is never replaced (the page's rule):
+ * the name taken instead is said, whatever -q or -o - leave out, and is
+ * the one --open=perfetto serves. */
+static void kept_as(struct capture *c, const char *kept)
+{
+    free(c->raw_kept_path);
+    c->raw_kept_path = strdup(kept);
+    if (strcmp(kept, c->raw_path))
+        c->ui.warn(c->ui.ctx, "%s already exists and is left alone; the Perfetto trace is "
+                              "kept in %s", c->raw_path, kept);
+}
+
 static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
 {
     struct capture *c = a->c;
@@ -287,7 +299,7 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
     struct outfile *own = NULL, *o = p->live ? pflive_outfile(p->live) : NULL;
     if (!c->raw_path)
         return fail(c, ST_EINVAL, "%s", "no place to keep the Perfetto trace");
-    enum st_err e = o ? ST_OK : outfile_open(c->raw_path, &own);
+    enum st_err e = o ? ST_OK : outfile_open_flags(c->raw_path, OUTFILE_NOREPLACE, &own);
     if (e) {
         enum st_err r = fail(c, e, "%s: cannot write", c->raw_path);
         outfile_free(own);
@@ -305,6 +317,8 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
         fail(c, e, "%s: cannot write", c->raw_path);
     c->raw_kept = !e;
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
+    if (kept)
+        kept_as(c, kept);
     outfile_free(own);
     remove_file(a);
     ST_DBG(DBG_ATRACE, "perfetto: %s removed from the device", p->path);

@@ -41,6 +41,7 @@
 #include "lib/plat.h"
 #include "pfconfig.h"
 #include "lib/printf.h"
+#include "lib/signals.h"
 #include "pffetch.h"
 #include "pflive.h"
 #include "pfwait.h"
@@ -60,7 +61,7 @@ struct pfrec {
     struct pflive *live;    /* the file read while it records (NULL: fetched at the end) */
     struct fairlock lock;   /* the device, shared with live's thread */
     char path[128];         /* the device's file */
-    char hint[200];         /* how a user stops it by hand */
+    char hint[300];         /* how a user stops it and removes its file by hand */
 };
 
 static struct pfrec *rec_of(const struct atrace *a)
@@ -191,13 +192,33 @@ static enum st_err pf_start(struct atrace *a)
     }
     adb_result_free(&r);
     p->recording = 1;
-    snprintf(p->hint, sizeof(p->hint), "adb -s %s shell kill %d", c->serial, p->pid);
+    snprintf(p->hint, sizeof(p->hint), "adb -s %s shell kill %d; adb -s %s shell rm -f %s",
+             c->serial, p->pid, c->serial, p->path);
     c->stop_hint = p->hint;
     a->t_start_us = capture_now_us();
     if (pfwait_open(c, p->pid, 0, &p->wait))
         dynbuf_reset(&c->err);  /* not fatal: the stop opens it again */
     live_start(a);
     return ST_OK;
+}
+
+static int wait_left(double end_us)
+{
+    double ms = (end_us - capture_now_us()) / 1e3;
+    return ms > 0 ? (int)ms : 0;
+}
+
+/* A Ctrl-C while perfetto finalises its file (a first one: the -t or
+ * Enter stop was under way) costs nothing: the file is complete soon and
+ * worth the wait.  The cancel pipe is emptied so the wait goes on. */
+static int first_interrupt(struct capture *c)
+{
+    if (sig_terminated() || sig_interrupts() >= 2 || sig_alarmed())
+        return 0;
+    char buf[64];
+    while (c->cancel_fd >= 0 && plat_sock_read(c->cancel_fd, buf, sizeof(buf)) > 0) {
+    }
+    return 1;
 }
 
 static enum st_err pf_stop(struct atrace *a)
@@ -210,7 +231,12 @@ static enum st_err pf_stop(struct atrace *a)
     /* one shell sends the signal and sees the session end */
     pfwait_free(p->wait);
     p->wait = NULL;
-    enum st_err e = pfwait_until_gone(c, &p->wait, p->pid, 1, GONE_WAIT_MS);
+    double end = capture_now_us() + GONE_WAIT_MS * 1e3;
+    enum st_err e;
+    while ((e = pfwait_until_gone(c, &p->wait, p->pid, 1, wait_left(end))) == ST_EINTR &&
+           first_interrupt(c))
+        c->ui.note(c->ui.ctx, "Interrupted: perfetto is finishing its file; keeping what it "
+                              "recorded (Ctrl-C again to abandon it)");
     if (e == ST_ETIMEOUT)
         return fail(c, e, "the Perfetto session (pid %d) did not end within %d s of kill -TERM",
                     p->pid, GONE_WAIT_MS / 1000);
@@ -219,17 +245,32 @@ static enum st_err pf_stop(struct atrace *a)
     p->recording = 0;
     pfwait_free(p->wait);
     p->wait = NULL;
+    c->tracing_off = 1;     /* from here a Ctrl-C only says the page is being written */
     return ST_OK;
 }
 
+/* The device file could not be removed: never left behind unsaid. */
+static void file_left(struct atrace *a, const char *why)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    c->ui.warn(c->ui.ctx, "could not remove the Perfetto trace's file from the device (%s); "
+                          "remove it with: adb -s %s shell rm -f %s", why, c->serial, p->path);
+}
+
+/* An interrupted rm (the second Ctrl-C) is retried by the cleanup. */
 static void remove_file(struct atrace *a)
 {
     struct pfrec *p = rec_of(a);
     const char *argv[] = {"rm", "-f", p->path, NULL};
     struct adb_result r;
-    if (!dev_run(a->c, argv, 4096, &r)) {
+    enum st_err e = dev_run(a->c, argv, 4096, &r);
+    if (!e) {
         p->file_on_device = 0;
         adb_result_free(&r);
+    } else if (e != ST_EINTR) {
+        file_left(a, a->c->err.len ? dynbuf_str(&a->c->err) : st_strerror(e));
+        dynbuf_reset(&a->c->err);
     }
 }
 
@@ -333,6 +374,17 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
     return e;
 }
 
+/* The page was abandoned (a second Ctrl-C, SIGTERM) or failed after the
+ * trace was kept: the recording is there, and the user is told where
+ * (unless the error says it already). */
+static void say_kept(struct capture *c)
+{
+    if (c->raw_kept && c->raw_kept_path && !strstr(dynbuf_str(&c->err), c->raw_kept_path))
+        c->ui.warn(c->ui.ctx, "the Perfetto trace is kept in %s (open it in ui.perfetto.dev, "
+                              "or convert it with: systrace --from-file %s)",
+                   c->raw_kept_path, c->raw_kept_path);
+}
+
 /* Every path that did not end in a collected trace: no session left
  * recording, no file left on the device. */
 static void pf_cleanup(struct atrace *a)
@@ -343,6 +395,7 @@ static void pf_cleanup(struct atrace *a)
         pfwait_free(p->wait);
         p->wait = NULL;
         live_end(a);
+        say_kept(c);
     }
     if (!p || (!p->recording && !p->file_on_device))
         return;
@@ -364,9 +417,12 @@ static void pf_cleanup(struct atrace *a)
     if (e && p->recording)
         c->ui.warn(c->ui.ctx, "could not stop the Perfetto session on the device; run `%s` "
                               "to stop it", p->hint);
+    else if (e)
+        file_left(a, st_strerror(e));
     dynbuf_free(&s);
     dynbuf_free(&saved);
 }
+
 
 /* The loop broke off (the link dropped): said once; the session goes on
  * recording on the device and the stop reaches it again. */

@@ -113,9 +113,9 @@ static enum st_err probe(struct atrace *a)
                    c->serial, *c->traced_enable ? c->traced_enable : "unset");
         struct adb_result r;
         enum st_err e = dev_script(c, "setprop persist.traced.enable 1; sleep 1", 4096, &r);
+        adb_result_free(&r);    /* set on every path */
         if (e)
             return e;
-        adb_result_free(&r);
     }
     return ST_OK;
 }
@@ -176,13 +176,15 @@ static enum st_err pf_start(struct atrace *a)
     struct dynbuf s;
     dynbuf_init(&s, 1 << 22);
     e = start_cmd(a, &s);
-    struct adb_result r;
+    struct adb_result r = {0};
     p->file_on_device = 1;
     if (!e)
         e = dev_script(c, dynbuf_str(&s), 65536, &r);
     dynbuf_free(&s);
-    if (e)
+    if (e) {
+        adb_result_free(&r);    /* set on every path (over 64 KB: what came) */
         return e;
+    }
     p->pid = parse_pid(r.out);
     if (!p->pid || (r.exit_code != 0 && r.exit_code != ADB_EXIT_UNKNOWN)) {
         char line[256];
@@ -265,9 +267,9 @@ static void remove_file(struct atrace *a)
     const char *argv[] = {"rm", "-f", p->path, NULL};
     struct adb_result r;
     enum st_err e = dev_run(a->c, argv, 4096, &r);
+    adb_result_free(&r);    /* set on every path, an interrupted one too */
     if (!e) {
         p->file_on_device = 0;
-        adb_result_free(&r);
     } else if (e != ST_EINTR) {
         file_left(a, a->c->err.len ? dynbuf_str(&a->c->err) : st_strerror(e));
         dynbuf_reset(&a->c->err);
@@ -408,10 +410,9 @@ static void pf_cleanup(struct atrace *a)
     dynbuf_printf(&s, "rm -f %s", p->path);
     struct adb_result r;
     enum st_err e = dev_script(c, dynbuf_str(&s), 4096, &r);
-    if (!e) {
-        adb_result_free(&r);
+    adb_result_free(&r);    /* set on every path */
+    if (!e)
         p->recording = p->file_on_device = 0;
-    }
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&saved));
     if (e && p->recording)

@@ -47,6 +47,13 @@
 #include "pfwait.h"
 
 #define DEVICE_DIR "/data/misc/perfetto-traces"
+/* Held from the start to the file's removal: mkdir is atomic, so of two
+ * systraces started together one records and the other is refused (the
+ * probe's pidof cannot tell: neither session exists yet).  It holds the
+ * session's pid; a lock whose pid is gone is stale (a run that lost the
+ * device) and is taken over. */
+#define LOCK DEVICE_DIR "/systrace.lock"
+#define LOCK_BUSY 75            /* the start script's status when it is held */
 #define GONE_WAIT_MS 20000
 /* a session ending this close to -t ended at its duration_ms */
 #define DURATION_SLACK_MS 1500
@@ -56,6 +63,7 @@ struct pfrec {
     int pid;                /* the session, 0: none */
     int recording;          /* it may still run */
     int file_on_device;
+    int have_lock;          /* LOCK is ours to remove */
     int ended_early;        /* it ended on its own, before -t */
     struct pfwait *wait;    /* the device-side wait loop (NULL: none now) */
     struct pflive *live;    /* the file read while it records (NULL: fetched at the end) */
@@ -124,6 +132,7 @@ static enum st_err start_cmd(struct atrace *a, struct dynbuf *s)
 {
     struct pfrec *p = rec_of(a);
     enum st_err e;
+    dynbuf_printf(s, "mkdir " LOCK " 2>/dev/null || exit %d; ", LOCK_BUSY);
     if (a->c->sdk >= 29) {
         dynbuf_addstr(s, "echo");
         e = adb_quote_arg(s, dynbuf_str(&p->cfg.text));
@@ -131,8 +140,9 @@ static enum st_err start_cmd(struct atrace *a, struct dynbuf *s)
         e = pfconfig_echo_binary(&p->cfg, s);
     }
     if (!e)
-        e = dynbuf_printf(s, " | perfetto --background%s -o %s -c -",
-                          a->c->sdk >= 29 ? " --txt" : "", p->path);
+        e = dynbuf_printf(s, " | perfetto --background%s -o %s -c - >" LOCK "/pid; rc=$?; "
+                          "cat " LOCK "/pid; exit $rc", a->c->sdk >= 29 ? " --txt" : "",
+                          p->path);
     return e;
 }
 
@@ -163,6 +173,66 @@ static void live_start(struct atrace *a)
         live_end(a);
 }
 
+static int parse_pid(const char *out);
+
+/* The lock is held: by a live session (refused), by a systrace starting
+ * one right now (refused), or stale (removed: *retry). */
+static enum st_err lock_held(struct atrace *a, int *retry)
+{
+    struct capture *c = a->c;
+    struct adb_result r;
+    *retry = 0;
+    enum st_err e = dev_script(c, "cat " LOCK "/pid 2>/dev/null", 4096, &r);
+    int pid = e ? 0 : parse_pid(r.out);
+    adb_result_free(&r);
+    if (e)
+        return e;
+    if (!pid)
+        return fail(c, ST_EDEVICE, "another systrace is starting a Perfetto session on the "
+                    "device (" LOCK " exists); wait for it, or if none runs remove the lock: "
+                    "adb -s %s shell rm -rf " LOCK, c->serial);
+    char script[160];
+    snprintf(script, sizeof(script), "[ -d /proc/%d ] && echo alive || rm -rf " LOCK, pid);
+    e = dev_script(c, script, 4096, &r);
+    int alive = !e && strstr(r.out, "alive");
+    adb_result_free(&r);
+    if (e)
+        return e;
+    if (alive)
+        return fail(c, ST_EDEVICE, "a Perfetto session is already recording on the device "
+                    "(perfetto pid %d, another systrace's); wait for it or stop it first "
+                    "(adb -s %s shell kill %d)", pid, c->serial, pid);
+    ST_DBG(DBG_ATRACE, "perfetto: stale lock of pid %d removed", pid);
+    *retry = 1;
+    return ST_OK;
+}
+
+/* The start script: 0 with *r set, or the refusal. */
+static enum st_err run_start(struct atrace *a, struct adb_result *r)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    struct dynbuf s;
+    dynbuf_init(&s, 1 << 22);
+    enum st_err e = start_cmd(a, &s);
+    for (int tries = 0; !e && tries < 2; tries++) {
+        int retry = 0;
+        p->file_on_device = 1;
+        e = dev_script(c, dynbuf_str(&s), 65536, r);
+        if (e || r->exit_code != LOCK_BUSY) {
+            p->have_lock = 1;   /* made, or maybe (no answer): the cleanup removes it */
+            break;
+        }
+        p->file_on_device = 0;
+        adb_result_free(r);
+        e = lock_held(a, &retry);
+        if (!e && !retry)
+            e = fail(c, ST_EDEVICE, "%s", "the Perfetto lock stays held on the device");
+    }
+    dynbuf_free(&s);
+    return e;
+}
+
 static enum st_err pf_start(struct atrace *a)
 {
     struct capture *c = a->c;
@@ -173,14 +243,8 @@ static enum st_err pf_start(struct atrace *a)
     char id[40];
     capture_uuid(id);
     snprintf(p->path, sizeof(p->path), "%s/systrace-%.8s.perfetto-trace", DEVICE_DIR, id);
-    struct dynbuf s;
-    dynbuf_init(&s, 1 << 22);
-    e = start_cmd(a, &s);
     struct adb_result r = {0};
-    p->file_on_device = 1;
-    if (!e)
-        e = dev_script(c, dynbuf_str(&s), 65536, &r);
-    dynbuf_free(&s);
+    e = run_start(a, &r);
     if (e) {
         adb_result_free(&r);    /* set on every path (over 64 KB: what came) */
         return e;
@@ -264,12 +328,12 @@ static void file_left(struct atrace *a, const char *why)
 static void remove_file(struct atrace *a)
 {
     struct pfrec *p = rec_of(a);
-    const char *argv[] = {"rm", "-f", p->path, NULL};
+    const char *argv[] = {"rm", "-rf", p->path, p->have_lock ? LOCK : NULL, NULL};
     struct adb_result r;
     enum st_err e = dev_run(a->c, argv, 4096, &r);
     adb_result_free(&r);    /* set on every path, an interrupted one too */
     if (!e) {
-        p->file_on_device = 0;
+        p->file_on_device = p->have_lock = 0;
     } else if (e != ST_EINTR) {
         file_left(a, a->c->err.len ? dynbuf_str(&a->c->err) : st_strerror(e));
         dynbuf_reset(&a->c->err);
@@ -399,7 +463,7 @@ static void pf_cleanup(struct atrace *a)
         live_end(a);
         say_kept(c);
     }
-    if (!p || (!p->recording && !p->file_on_device))
+    if (!p || (!p->recording && !p->file_on_device && !p->have_lock))
         return;
     struct dynbuf s, saved;
     dynbuf_init(&s, 4096);
@@ -407,12 +471,12 @@ static void pf_cleanup(struct atrace *a)
     dynbuf_addstr(&saved, dynbuf_str(&c->err));
     if (p->recording && p->pid)
         dynbuf_printf(&s, "kill -KILL %d 2>/dev/null; ", p->pid);
-    dynbuf_printf(&s, "rm -f %s", p->path);
+    dynbuf_printf(&s, "rm -rf %s%s", p->path, p->have_lock ? " " LOCK : "");
     struct adb_result r;
     enum st_err e = dev_script(c, dynbuf_str(&s), 4096, &r);
     adb_result_free(&r);    /* set on every path */
     if (!e)
-        p->recording = p->file_on_device = 0;
+        p->recording = p->file_on_device = p->have_lock = 0;
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&saved));
     if (e && p->recording)

@@ -32,7 +32,7 @@ start_sim --slow-rm 3000
 fresh_out
 "$SYSTRACE" --perfetto -t 1 -o rm.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 st=$!
-wait_for 20 grep -q "rm -f /data/misc/perfetto-traces/" "$SIM_LOG" ||
+wait_for 20 grep -q "rm -rf /data/misc/perfetto-traces/" "$SIM_LOG" ||
     { cat err.txt; fail "the file was never removed"; }
 kill -INT $st
 wait $st
@@ -50,7 +50,7 @@ start_sim --slow-rm 1500
 fresh_out
 "$SYSTRACE" --perfetto -t 1 -o two.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 st=$!
-wait_for 20 grep -q "rm -f /data/misc/perfetto-traces/" "$SIM_LOG" ||
+wait_for 20 grep -q "rm -rf /data/misc/perfetto-traces/" "$SIM_LOG" ||
     { cat err.txt; fail "the file was never removed"; }
 kill -INT $st
 wait_for 10 grep -q "still writing the page" err.txt || fail "the first Ctrl-C was not taken"
@@ -69,7 +69,7 @@ no_leak "two Ctrl-Cs"
 start_sim --slow-rm 20000
 run_st 0 --perfetto -t 1 --timeout 2 -o hung.html -e "$SIM_SERIAL" sched
 [ -s hung.html ] || fail "rm hangs: no page"
-f=$(ls "$SIM_FS/data/misc/perfetto-traces")
+f=$(ls "$SIM_FS/data/misc/perfetto-traces" | grep "perfetto-trace$")
 assert_contains err.txt "remove it with: adb -s $SIM_SERIAL shell rm -f /data/misc/perfetto-traces/$f"
 
 # -- three Ctrl-Cs there: the second abandons the page and says where the
@@ -79,7 +79,7 @@ start_sim --slow-rm 30000
 fresh_out
 "$SYSTRACE" --perfetto -t 1 -o three.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 st=$!
-wait_for 20 grep -q "rm -f /data/misc/perfetto-traces/" "$SIM_LOG" ||
+wait_for 20 grep -q "rm -rf /data/misc/perfetto-traces/" "$SIM_LOG" ||
     { cat err.txt; fail "the file was never removed"; }
 kill -INT $st
 wait_for 10 grep -q "still writing the page" err.txt || fail "the first Ctrl-C was not taken"
@@ -87,13 +87,13 @@ kill -INT $st
 wait_for 10 grep -q "Interrupted again" out.txt err.txt || fail "the second Ctrl-C was not taken"
 assert_contains err.txt "the Perfetto trace is kept in three.perfetto-trace"
 pf_same three.perfetto-trace
-wait_for 10 sh -c "[ \$(grep -c 'rm -f /data/misc/perfetto-traces/' '$SIM_LOG') -ge 2 ]" ||
+wait_for 10 sh -c "[ \$(grep -c 'rm -rf /data/misc/perfetto-traces/' '$SIM_LOG') -ge 2 ]" ||
     fail "the abandon did not remove the file again"
 kill -INT $st
 wait $st
 rc=$?
 [ $rc = 130 ] || { cat out.txt err.txt; fail "three Ctrl-Cs: exit $rc"; }
-f=$(ls "$SIM_FS/data/misc/perfetto-traces")
+f=$(ls "$SIM_FS/data/misc/perfetto-traces" | grep "perfetto-trace$")
 [ -n "$f" ] || fail "no file left (the slow rm was not under way?)"
 assert_contains err.txt "adb -s $SIM_SERIAL shell rm -f /data/misc/perfetto-traces/$f"
 [ ! -e three.html ] || fail "three Ctrl-Cs: a page was written"

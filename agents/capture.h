@@ -91,7 +91,9 @@ struct capture {
     char **argv;                /* the command line, for the controller part */
     int argc;
     const char *raw_path;       /* where a raw dump is kept if collection fails */
-    int raw_kept;               /* --perfetto: this run's trace is in raw_path */
+    int raw_kept;               /* --perfetto: this run's trace is kept */
+    char *raw_kept_path;        /* ...under this name (an earlier one is never
+                                 * replaced); malloc'd, freed by the owner */
     /* the page (NULL: none yet), for an agent that converts while it
      * records (--perfetto); the others write into it only at collect */
     struct tracewriter *page;

@@ -211,7 +211,8 @@ static int summary(struct live *l)
     for (size_t i = 0; i < l->n; i++) {
         struct devrun *d = &l->d[i];
         const char *who = d->c.serial ? d->c.serial : d->want;
-        printf("%s: %s\n", who, d->outcome[0] ? d->outcome : "not traced");
+        if (!l->o->quiet || d->rc != EXIT_OK)  /* -q: only what went wrong */
+            printf("%s: %s\n", who, d->outcome[0] ? d->outcome : "not traced");
         if (d->rc != EXIT_OK) {
             failed += d->rc != EXIT_PARTIAL;    /* a page cut short is still a page */
             if (rc == EXIT_OK || d->rc > rc)
@@ -334,8 +335,8 @@ static void serve_to_perfetto(struct live *l)
     size_t n = 0;
     for (size_t i = 0; l->d && i < l->n && n < ST_MAX_DEVICES; i++) {
         struct devrun *d = &l->d[i];
-        if (d->c.raw_kept)
-            paths[n++] = d->res.raw;
+        if (d->c.raw_kept && d->c.raw_kept_path)
+            paths[n++] = d->c.raw_kept_path;
         else if (d->rc == EXIT_OK && d->collected && strcmp(d->res.out, "-"))
             paths[n++] = d->res.out;
     }

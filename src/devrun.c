@@ -197,7 +197,7 @@ static void record(struct devrun *d, enum st_err e)
 
 int devrun_start(struct devrun *d, const struct viewer *v)
 {
-    if (d->taken)
+    if (d->taken && !d->quiet_asked)     /* -q: as --from-file, the name is all */
         d->c.ui.warn(d->c.ui.ctx, "%s already exists and is left alone; this capture goes "
                      "to %s (-o names the output)", d->taken, d->out_path);
     if ((d->rc = result_open_viewer(&d->o, d->o.perfetto ? ".perfetto-trace" : ".atrace", v,
@@ -287,6 +287,7 @@ void devrun_free(struct devrun *d)
     adb_device_free(d->dev);
     adb_client_free(d->client);
     dynbuf_free(&d->c.err);
+    free(d->c.raw_kept_path);
     for (int i = 0; i < 2; i++)
         plat_sock_close(d->cancel[i]);
     free(d->out_path);

@@ -52,7 +52,7 @@ done
 case "$cfg" in *"categories=gfx,view apps=com.example.app"*) ;; *) fail "atrace: $cfg" ;; esac
 [ -s cap.perfetto-trace ] || fail "no cap.perfetto-trace beside the page"
 [ "$(sim_state perfetto_finished)" = 1 ] || fail "session not finalised"
-grep -Eq "^sh echo '.*' \| perfetto --background --txt -o /data/misc/perfetto-traces/systrace-[0-9a-f]+\.perfetto-trace -c -$" "$SIM_LOG" ||
+grep -Eq "^sh mkdir /data/misc/perfetto-traces/systrace.lock 2>/dev/null \|\| exit 75; echo '.*' \| perfetto --background --txt -o /data/misc/perfetto-traces/systrace-[0-9a-f]+\.perfetto-trace -c - >/data/misc/perfetto-traces/systrace.lock/pid; " "$SIM_LOG" ||
     { grep perfetto "$SIM_LOG" | head -3; fail "perfetto not started with the config on stdin"; }
 pf_no_session "-t"
 assert_contains out.txt "cap.perfetto-trace"

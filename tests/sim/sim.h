@@ -50,6 +50,9 @@ struct sim_opts {
     int pf_unreadable;          /* perfetto-traces files: pull and cat refused */
     int pf_chatty;              /* perfetto warns 80 KB and refuses the config */
     int pf_corrupt;             /* perfetto's trace ends in a malformed packet */
+    unsigned pf_flush_ms;       /* a perfetto stopped early takes this long
+                                 * to finalise its file before its pid goes */
+    unsigned rm_delay_ms;       /* rm takes this long (a slow flash) */
     int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
                                  * drops, nothing else), SIM_NEVER: the
                                  * device stays away, else unreachable

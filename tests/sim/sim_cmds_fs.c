@@ -324,6 +324,11 @@ int sim_cmd_rm(struct sh_cmd *c)
             else if (*f == 'r' || *f == 'R')
                 recursive = 1;
         }
+    /* --slow-rm; a host that hangs up first (adbd then kills rm) leaves
+     * the files */
+    if (c->sh->dev->opt.rm_delay_ms &&
+        sim_sleep((uint64_t)c->sh->dev->opt.rm_delay_ms * 1000000u, sim_shell_cancel_cb, c->sh))
+        return 130;
     for (; i < c->argc; i++) {
         int e = rm_path(c, c->argv[i], recursive);
         if (e && !(force && e == -ENOENT)) {

@@ -71,6 +71,8 @@ static const char usage[] =
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
     "  --perfetto-unreadable perfetto's files: pull and cat refused (EACCES)\n"
     "  --perfetto-chatty     perfetto warns for 80 KB, then refuses the config\n"
+    "  --slow-flush MS       perfetto flushes MS ms at its end before its pid goes\n"
+    "  --slow-rm MS          rm takes MS ms\n"
     "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
     "  --tracing-on-at-boot  tracing_on=1 from the start, no atrace running\n"
     "  --zlevel N            zlib level for atrace -z (default 6)\n"
@@ -144,6 +146,10 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             if (!strchr(v, '=') || o->nprops == 8)
                 return -1;
             o->props[o->nprops++] = v;
+        } else if (!strcmp(a, "--slow-flush") || !strcmp(a, "--slow-rm")) {
+            if (opt_u64(a, v, &n) || n > 600000)
+                return -1;
+            *(a[7] == 'f' ? &o->pf_flush_ms : &o->rm_delay_ms) = (unsigned)n;
         } else if (!strcmp(a, "--dump-delay")) {
             if (opt_u64(a, v, &n) || n > 600000)
                 return -1;

@@ -112,7 +112,8 @@ static int traced_enabled(struct sim_device *dev)
 int sim_pf_read_refused(struct sim_device *dev, const char *path, int by_sync)
 {
     static const char dir[] = "/data/misc/perfetto-traces/";
-    if (strncmp(path, dir, sizeof(dir) - 1))
+    /* perfetto's files, not those in a directory the shell made there */
+    if (strncmp(path, dir, sizeof(dir) - 1) || strchr(path + sizeof(dir) - 1, '/'))
         return 0;
     return dev->opt.pf_unreadable || (by_sync && dev->opt.sdk < 29) ? -EACCES : 0;
 }

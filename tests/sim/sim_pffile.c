@@ -87,10 +87,28 @@ static uint64_t drop_link(struct pf_session *s, uint64_t ns)
     return ns == UINT64_MAX ? ns : ns - at;
 }
 
+static int killed_now(void *arg)
+{
+    struct pf_session *s = arg;
+    return sim_run_signal(s->dev, s->pid) == SIGKILL;
+}
+
+/* --slow-flush: at its end (duration_ms, or TERM, INT or HUP) the session
+ * takes its time finalising the file (traced flushing a large buffer);
+ * KILL still ends it at once. */
+static void slow_flush(struct pf_session *s)
+{
+    if (!s->dev->opt.pf_flush_ms || killed_now(s) || sim_stopping)
+        return;
+    sim_log(s->dev, "perfetto", "flushing");
+    sim_sleep((uint64_t)s->dev->opt.pf_flush_ms * 1000000u, killed_now, s);
+}
+
 static int record_ring(struct pf_session *s, int *killed)
 {
     uint64_t ns = s->cfg.duration_ms ? (uint64_t)s->cfg.duration_ms * 1000000u : UINT64_MAX;
     sim_sleep(drop_link(s, ns), stopped, s);
+    slow_flush(s);
     if ((*killed = sim_run_signal(s->dev, s->pid) == SIGKILL)) {
         sim_log(s->dev, "perfetto", "killed: empty file");
         return 0;
@@ -161,6 +179,7 @@ static int record_into_file(struct pf_session *s, int *killed)
     crc_init(&c, out);
     struct pf_writer *w = pf_writer_new(s->dev, &s->cfg, s->begin_ns, end, 1, &c.k);
     int how = w ? periods(s, w, end) : -1;
+    slow_flush(s);
     int rc = how < 0 ? -1 : 0;
     if ((*killed = sim_run_signal(s->dev, s->pid) == SIGKILL))
         sim_log(s->dev, "perfetto", "killed: the file keeps what was written");

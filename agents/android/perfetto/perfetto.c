@@ -41,11 +41,19 @@
 #include "lib/plat.h"
 #include "pfconfig.h"
 #include "lib/printf.h"
+#include "lib/signals.h"
 #include "pffetch.h"
 #include "pflive.h"
 #include "pfwait.h"
 
 #define DEVICE_DIR "/data/misc/perfetto-traces"
+/* Held from the start to the file's removal: mkdir is atomic, so of two
+ * systraces started together one records and the other is refused (the
+ * probe's pidof cannot tell: neither session exists yet).  It holds the
+ * session's pid; a lock whose pid is gone is stale (a run that lost the
+ * device) and is taken over. */
+#define LOCK DEVICE_DIR "/systrace.lock"
+#define LOCK_BUSY 75            /* the start script's status when it is held */
 #define GONE_WAIT_MS 20000
 #define START_OUT_MAX 65536     /* what perfetto --background may print */
 /* a session ending this close to -t ended at its duration_ms */
@@ -56,13 +64,14 @@ struct pfrec {
     int pid;                /* the session, 0: none */
     int recording;          /* it may still run */
     int file_on_device;
+    int have_lock;          /* LOCK is ours to remove */
     int ended_early;        /* it ended on its own, before -t */
     int told;               /* the error already names the commands to clean up by hand */
     struct pfwait *wait;    /* the device-side wait loop (NULL: none now) */
     struct pflive *live;    /* the file read while it records (NULL: fetched at the end) */
     struct fairlock lock;   /* the device, shared with live's thread */
     char path[128];         /* the device's file */
-    char hint[200];         /* how a user stops it by hand */
+    char hint[300];         /* how a user stops it and removes its file by hand */
 };
 
 static struct pfrec *rec_of(const struct atrace *a)
@@ -115,9 +124,9 @@ static enum st_err probe(struct atrace *a)
                    c->serial, *c->traced_enable ? c->traced_enable : "unset");
         struct adb_result r;
         enum st_err e = dev_script(c, "setprop persist.traced.enable 1; sleep 1", 4096, &r);
+        adb_result_free(&r);    /* set on every path */
         if (e)
             return e;
-        adb_result_free(&r);
     }
     return ST_OK;
 }
@@ -126,6 +135,7 @@ static enum st_err start_cmd(struct atrace *a, struct dynbuf *s)
 {
     struct pfrec *p = rec_of(a);
     enum st_err e;
+    dynbuf_printf(s, "mkdir " LOCK " 2>/dev/null || exit %d; ", LOCK_BUSY);
     if (a->c->sdk >= 29) {
         dynbuf_addstr(s, "echo");
         e = adb_quote_arg(s, dynbuf_str(&p->cfg.text));
@@ -133,8 +143,9 @@ static enum st_err start_cmd(struct atrace *a, struct dynbuf *s)
         e = pfconfig_echo_binary(&p->cfg, s);
     }
     if (!e)
-        e = dynbuf_printf(s, " | perfetto --background%s -o %s -c -",
-                          a->c->sdk >= 29 ? " --txt" : "", p->path);
+        e = dynbuf_printf(s, " | perfetto --background%s -o %s -c - >" LOCK "/pid; rc=$?; "
+                          "cat " LOCK "/pid; exit $rc", a->c->sdk >= 29 ? " --txt" : "",
+                          p->path);
     return e;
 }
 
@@ -192,6 +203,66 @@ static void live_start(struct atrace *a)
         live_end(a);
 }
 
+static int parse_pid(const char *out);
+
+/* The lock is held: by a live session (refused), by a systrace starting
+ * one right now (refused), or stale (removed: *retry). */
+static enum st_err lock_held(struct atrace *a, int *retry)
+{
+    struct capture *c = a->c;
+    struct adb_result r;
+    *retry = 0;
+    enum st_err e = dev_script(c, "cat " LOCK "/pid 2>/dev/null", 4096, &r);
+    int pid = e ? 0 : parse_pid(r.out);
+    adb_result_free(&r);
+    if (e)
+        return e;
+    if (!pid)
+        return fail(c, ST_EDEVICE, "another systrace is starting a Perfetto session on the "
+                    "device (" LOCK " exists); wait for it, or if none runs remove the lock: "
+                    "adb -s %s shell rm -rf " LOCK, c->serial);
+    char script[160];
+    snprintf(script, sizeof(script), "[ -d /proc/%d ] && echo alive || rm -rf " LOCK, pid);
+    e = dev_script(c, script, 4096, &r);
+    int alive = !e && strstr(r.out, "alive");
+    adb_result_free(&r);
+    if (e)
+        return e;
+    if (alive)
+        return fail(c, ST_EDEVICE, "a Perfetto session is already recording on the device "
+                    "(perfetto pid %d, another systrace's); wait for it or stop it first "
+                    "(adb -s %s shell kill %d)", pid, c->serial, pid);
+    ST_DBG(DBG_ATRACE, "perfetto: stale lock of pid %d removed", pid);
+    *retry = 1;
+    return ST_OK;
+}
+
+/* The start script: 0 with *r set, or the refusal. */
+static enum st_err run_start(struct atrace *a, struct adb_result *r)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    struct dynbuf s;
+    dynbuf_init(&s, 1 << 22);
+    enum st_err e = start_cmd(a, &s);
+    for (int tries = 0; !e && tries < 2; tries++) {
+        int retry = 0;
+        p->file_on_device = 1;
+        e = dev_script(c, dynbuf_str(&s), START_OUT_MAX, r);
+        if (e || r->exit_code != LOCK_BUSY) {
+            p->have_lock = 1;   /* made, or maybe (no answer): the cleanup removes it */
+            break;
+        }
+        p->file_on_device = 0;
+        adb_result_free(r);
+        e = lock_held(a, &retry);
+        if (!e && !retry)
+            e = fail(c, ST_EDEVICE, "%s", "the Perfetto lock stays held on the device");
+    }
+    dynbuf_free(&s);
+    return e;
+}
+
 static enum st_err pf_start(struct atrace *a)
 {
     struct capture *c = a->c;
@@ -202,18 +273,14 @@ static enum st_err pf_start(struct atrace *a)
     char id[40];
     capture_uuid(id);
     snprintf(p->path, sizeof(p->path), "%s/systrace-%.8s.perfetto-trace", DEVICE_DIR, id);
-    struct dynbuf s;
-    dynbuf_init(&s, 1 << 22);
-    e = start_cmd(a, &s);
-    struct adb_result r;
-    p->file_on_device = 1;
-    if (!e)
-        e = dev_script(c, dynbuf_str(&s), START_OUT_MAX, &r);
-    dynbuf_free(&s);
+    struct adb_result r = {0};
+    e = run_start(a, &r);
     if (e == ST_ETOOBIG)
         return start_too_chatty(a, &r);
-    if (e)
+    if (e) {
+        adb_result_free(&r);    /* set on every path */
         return e;
+    }
     p->pid = parse_pid(r.out);
     if (!p->pid || (r.exit_code != 0 && r.exit_code != ADB_EXIT_UNKNOWN)) {
         e = start_failed(c, &r);
@@ -222,13 +289,33 @@ static enum st_err pf_start(struct atrace *a)
     }
     adb_result_free(&r);
     p->recording = 1;
-    snprintf(p->hint, sizeof(p->hint), "adb -s %s shell kill %d", c->serial, p->pid);
+    snprintf(p->hint, sizeof(p->hint), "adb -s %s shell kill %d; adb -s %s shell rm -f %s",
+             c->serial, p->pid, c->serial, p->path);
     c->stop_hint = p->hint;
     a->t_start_us = capture_now_us();
     if (pfwait_open(c, p->pid, 0, &p->wait))
         dynbuf_reset(&c->err);  /* not fatal: the stop opens it again */
     live_start(a);
     return ST_OK;
+}
+
+static int wait_left(double end_us)
+{
+    double ms = (end_us - capture_now_us()) / 1e3;
+    return ms > 0 ? (int)ms : 0;
+}
+
+/* A Ctrl-C while perfetto finalises its file (a first one: the -t or
+ * Enter stop was under way) costs nothing: the file is complete soon and
+ * worth the wait.  The cancel pipe is emptied so the wait goes on. */
+static int first_interrupt(struct capture *c)
+{
+    if (sig_terminated() || sig_interrupts() >= 2 || sig_alarmed())
+        return 0;
+    char buf[64];
+    while (c->cancel_fd >= 0 && plat_sock_read(c->cancel_fd, buf, sizeof(buf)) > 0) {
+    }
+    return 1;
 }
 
 static enum st_err pf_stop(struct atrace *a)
@@ -241,12 +328,17 @@ static enum st_err pf_stop(struct atrace *a)
     /* one shell sends the signal and sees the session end */
     pfwait_free(p->wait);
     p->wait = NULL;
-    enum st_err e = pfwait_until_gone(c, &p->wait, p->pid, 1, GONE_WAIT_MS);
+    double end = capture_now_us() + GONE_WAIT_MS * 1e3;
+    enum st_err e;
+    while ((e = pfwait_until_gone(c, &p->wait, p->pid, 1, wait_left(end))) == ST_EINTR &&
+           first_interrupt(c))
+        c->ui.note(c->ui.ctx, "Interrupted: perfetto is finishing its file; keeping what it "
+                              "recorded (Ctrl-C again to abandon it)");
     if (e && e != ST_EINTR && c->dev_gone) {
         p->told = 1;    /* cleanup cannot reach it either: said here, once */
         return fail(c, e, "the device did not come back, so the Perfetto session (pid %d) may "
                     "still be recording and its file is left on the device; once it is back: "
-                    "adb -s %s shell kill %d; adb -s %s shell rm -f %s", p->pid, c->serial,
+                    "adb -s %s shell kill %d; adb -s %s shell rm -rf %s", p->pid, c->serial,
                     p->pid, c->serial, p->path);
     }
     if (e == ST_ETIMEOUT)
@@ -257,17 +349,32 @@ static enum st_err pf_stop(struct atrace *a)
     p->recording = 0;
     pfwait_free(p->wait);
     p->wait = NULL;
+    c->tracing_off = 1;     /* from here a Ctrl-C only says the page is being written */
     return ST_OK;
 }
 
+/* The device file could not be removed: never left behind unsaid. */
+static void file_left(struct atrace *a, const char *why)
+{
+    struct capture *c = a->c;
+    struct pfrec *p = rec_of(a);
+    c->ui.warn(c->ui.ctx, "could not remove the Perfetto trace's file from the device (%s); "
+                          "remove it with: adb -s %s shell rm -f %s", why, c->serial, p->path);
+}
+
+/* An interrupted rm (the second Ctrl-C) is retried by the cleanup. */
 static void remove_file(struct atrace *a)
 {
     struct pfrec *p = rec_of(a);
-    const char *argv[] = {"rm", "-f", p->path, NULL};
+    const char *argv[] = {"rm", "-rf", p->path, p->have_lock ? LOCK : NULL, NULL};
     struct adb_result r;
-    if (!dev_run(a->c, argv, 4096, &r)) {
-        p->file_on_device = 0;
-        adb_result_free(&r);
+    enum st_err e = dev_run(a->c, argv, 4096, &r);
+    adb_result_free(&r);    /* set on every path, an interrupted one too */
+    if (!e) {
+        p->file_on_device = p->have_lock = 0;
+    } else if (e != ST_EINTR) {
+        file_left(a, a->c->err.len ? dynbuf_str(&a->c->err) : st_strerror(e));
+        dynbuf_reset(&a->c->err);
     }
 }
 
@@ -332,6 +439,18 @@ static enum st_err nothing_recorded(struct atrace *a)
                 "running? (adb shell setprop persist.traced.enable 1)");
 }
 
+/* An earlier trace of that name is never replaced (the page's rule):
+ * the name taken instead is said, whatever -q or -o - leave out, and is
+ * the one --open=perfetto serves. */
+static void kept_as(struct capture *c, const char *kept)
+{
+    free(c->raw_kept_path);
+    c->raw_kept_path = strdup(kept);
+    if (strcmp(kept, c->raw_path))
+        c->ui.warn(c->ui.ctx, "%s already exists and is left alone; the Perfetto trace is "
+                              "kept in %s", c->raw_path, kept);
+}
+
 static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
 {
     struct capture *c = a->c;
@@ -339,7 +458,7 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
     struct outfile *own = NULL, *o = p->live ? pflive_outfile(p->live) : NULL;
     if (!c->raw_path)
         return fail(c, ST_EINVAL, "%s", "no place to keep the Perfetto trace");
-    enum st_err e = o ? ST_OK : outfile_open(c->raw_path, &own);
+    enum st_err e = o ? ST_OK : outfile_open_flags(c->raw_path, OUTFILE_NOREPLACE, &own);
     if (e) {
         enum st_err r = fail(c, e, "%s: cannot write", c->raw_path);
         outfile_free(own);
@@ -356,6 +475,8 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
         fail(c, e, "%s: cannot write: %s", c->raw_path, outfile_errtext(o));
     c->raw_kept = !e;
     char *kept = !e ? strdup(outfile_path(o)) : NULL;
+    if (kept)
+        kept_as(c, kept);
     outfile_free(own);
     remove_file(a);
     ST_DBG(DBG_ATRACE, "perfetto: %s removed from the device", p->path);
@@ -370,6 +491,17 @@ static enum st_err pf_collect(struct atrace *a, struct tracewriter *w)
     return e;
 }
 
+/* The page was abandoned (a second Ctrl-C, SIGTERM) or failed after the
+ * trace was kept: the recording is there, and the user is told where
+ * (unless the error says it already). */
+static void say_kept(struct capture *c)
+{
+    if (c->raw_kept && c->raw_kept_path && !strstr(dynbuf_str(&c->err), c->raw_kept_path))
+        c->ui.warn(c->ui.ctx, "the Perfetto trace is kept in %s (open it in ui.perfetto.dev, "
+                              "or convert it with: systrace --from-file %s)",
+                   c->raw_kept_path, c->raw_kept_path);
+}
+
 /* Every path that did not end in a collected trace: no session left
  * recording, no file left on the device. */
 static void pf_cleanup(struct atrace *a)
@@ -380,8 +512,9 @@ static void pf_cleanup(struct atrace *a)
         pfwait_free(p->wait);
         p->wait = NULL;
         live_end(a);
+        say_kept(c);
     }
-    if (!p || (!p->recording && !p->file_on_device))
+    if (!p || (!p->recording && !p->file_on_device && !p->have_lock))
         return;
     struct dynbuf s, saved;
     dynbuf_init(&s, 4096);
@@ -389,25 +522,24 @@ static void pf_cleanup(struct atrace *a)
     dynbuf_addstr(&saved, dynbuf_str(&c->err));
     if (p->recording && p->pid)
         dynbuf_printf(&s, "kill -KILL %d 2>/dev/null; ", p->pid);
-    dynbuf_printf(&s, "rm -f %s", p->path);
+    dynbuf_printf(&s, "rm -rf %s%s", p->path, p->have_lock ? " " LOCK : "");
     struct adb_result r;
     enum st_err e = dev_script(c, dynbuf_str(&s), 4096, &r);
-    if (!e) {
-        adb_result_free(&r);
-        p->recording = p->file_on_device = 0;
-    }
+    adb_result_free(&r);    /* set on every path */
+    if (!e)
+        p->recording = p->file_on_device = p->have_lock = 0;
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&saved));
     if (e && p->recording && !p->told)
         c->ui.warn(c->ui.ctx, "could not stop the Perfetto session on the device; run `%s` "
-                              "to stop it and `adb -s %s shell rm -f %s` to remove its file",
+                              "to stop it and `adb -s %s shell rm -rf %s` to remove its file",
                    p->hint, c->serial, p->path);
-    else if (e && p->file_on_device && !p->told)
-        c->ui.warn(c->ui.ctx, "could not remove the Perfetto trace from the device; run "
-                              "`adb -s %s shell rm -f %s`", c->serial, p->path);
+    else if (e && (p->file_on_device || p->have_lock) && !p->told)
+        file_left(a, st_strerror(e));
     dynbuf_free(&s);
     dynbuf_free(&saved);
 }
+
 
 /* The loop broke off (the link dropped): said once; the session goes on
  * recording on the device and the stop reaches it again. */

@@ -125,7 +125,8 @@ enum st_err pflive_start(struct capture *c, const char *path, struct tracewriter
     snprintf(l->path, sizeof(l->path), "%s", path);
     dynbuf_init(&l->chunk, CHUNK_MAX);
     pthread_mutex_init(&l->m, NULL);
-    enum st_err e = c->raw_path ? outfile_open(c->raw_path, &l->o) : ST_EINVAL;
+    enum st_err e = c->raw_path ? outfile_open_flags(c->raw_path, OUTFILE_NOREPLACE, &l->o)
+                                 : ST_EINVAL;
     if (!e)
         e = ff_push_new(w, FF_PUSH_HOLE, &l->conv);
     if (!e && plat_pipe(l->wake) != 0)

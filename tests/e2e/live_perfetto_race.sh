@@ -1,0 +1,34 @@
+# Two --perfetto captures started at the same moment on one device: one
+# records, the other is refused in one line (the busy check and the start
+# are one atomic step on the device: a lock made with mkdir), and nothing
+# is left on the device; a stale lock (its session gone) is taken over.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/adb-env.sh"
+start_adb_server
+start_sim
+
+for round in 1 2 3; do
+    "$SYSTRACE" --perfetto -t 2 -o a$round.html -e "$SIM_SERIAL" sched >a.out 2>a.err </dev/null &
+    a=$!
+    "$SYSTRACE" --perfetto -t 2 -o b$round.html -e "$SIM_SERIAL" sched >b.out 2>b.err </dev/null &
+    b=$!
+    wait $a; ra=$?
+    wait $b; rb=$?
+    [ "$ra$rb" = 01 ] || [ "$ra$rb" = 10 ] ||
+        { cat a.err b.err; fail "round $round: exits $ra and $rb (one must record, one be refused)"; }
+    n=$(grep -c "perfetto --background" "$SIM_LOG")
+    started=$(sim_state perfetto_sessions)
+    [ "$started" = "$round" ] || { cat a.err b.err; fail "round $round: $started sessions recorded"; }
+    [ $ra = 1 ] && loser=a || loser=b
+    grep -q "already recording\|is starting a Perfetto session" $loser.err ||
+        { cat $loser.err; fail "round $round: refusal not said"; }
+    [ "$(wc -l <$loser.err)" = 1 ] || { cat $loser.err; fail "round $round: not one line"; }
+    pf_no_session "round $round"
+done
+
+# -- a stale lock (a run that lost its device): taken over
+mkdir -p "$SIM_FS/data/misc/perfetto-traces/systrace.lock"
+echo 4000000 >"$SIM_FS/data/misc/perfetto-traces/systrace.lock/pid"
+run_st 0 --perfetto -t 1 -o stale.html -e "$SIM_SERIAL" sched
+pf_no_session "a stale lock"
+echo ok

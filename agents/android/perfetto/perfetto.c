@@ -338,7 +338,7 @@ static enum st_err pf_stop(struct atrace *a)
         p->told = 1;    /* cleanup cannot reach it either: said here, once */
         return fail(c, e, "the device did not come back, so the Perfetto session (pid %d) may "
                     "still be recording and its file is left on the device; once it is back: "
-                    "adb -s %s shell kill %d; adb -s %s shell rm -rf %s", p->pid, c->serial,
+                    "adb -s %s shell kill %d; adb -s %s shell rm -f %s", p->pid, c->serial,
                     p->pid, c->serial, p->path);
     }
     if (e == ST_ETIMEOUT)
@@ -532,7 +532,7 @@ static void pf_cleanup(struct atrace *a)
     dynbuf_addstr(&c->err, dynbuf_str(&saved));
     if (e && p->recording && !p->told)
         c->ui.warn(c->ui.ctx, "could not stop the Perfetto session on the device; run `%s` "
-                              "to stop it and `adb -s %s shell rm -rf %s` to remove its file",
+                              "to stop it and `adb -s %s shell rm -f %s` to remove its file",
                    p->hint, c->serial, p->path);
     else if (e && (p->file_on_device || p->have_lock) && !p->told)
         file_left(a, st_strerror(e));

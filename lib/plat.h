@@ -82,6 +82,8 @@ struct plat_pollfd {
     int fd;                         /* < 0: ignored */
     short events, revents;
 };
+/* At most this many entries per plat_poll (Windows' select sets hold 64). */
+#define PLAT_POLL_MAX 64
 /* poll(2): the count of ready entries, 0 at the timeout (ms, -1: none),
  * -1 with errno (EINTR: a signal came; its handler wrote the signal fd). */
 int plat_poll(struct plat_pollfd *p, size_t n, int timeout_ms);

@@ -34,7 +34,7 @@ int plat_sock_nonblock(int fd)
 
 int plat_poll(struct plat_pollfd *p, size_t n, int timeout_ms)
 {
-    struct pollfd v[8];
+    struct pollfd v[PLAT_POLL_MAX];
     if (n > sizeof(v) / sizeof(v[0])) {
         errno = EINVAL;
         return -1;

@@ -104,6 +104,10 @@ int plat_sock_nonblock(int fd)
 
 int plat_poll(struct plat_pollfd *p, size_t n, int timeout_ms)
 {
+    if (n > PLAT_POLL_MAX || n > FD_SETSIZE) {
+        errno = EINVAL;
+        return -1;
+    }
     fd_set rd, wr, ex;
     FD_ZERO(&rd);
     FD_ZERO(&wr);

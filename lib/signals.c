@@ -12,6 +12,7 @@ static int pipefd[2] = {-1, -1};
  * every device's worker thread reads them. */
 static _Atomic int n_int, got_hup, got_term, term_sig, got_alarm, exit_first, hup_wakes = 1;
 static _Atomic int n_tracing, grace;    /* grace: 1 armed, 2 used */
+static _Atomic int serving;             /* sig_serving: signals seen + 1 */
 static _Atomic int64_t term_at;         /* plat_now_ms() of the first SIGTERM */
 /* A second SIGTERM this soon is the same request: timeout(1) signals the
  * command and then its whole process group, so the command gets two at
@@ -27,6 +28,10 @@ static void *volatile emergency_ctx;
 static void exit_now(enum plat_sig sig)
 {
     tmpfiles_unlink_all();
+    if (atomic_load(&serving)) {
+        say("\nsystrace: interrupted again; stopped serving, the output is kept\n");
+        plat_exit_now(0);
+    }
     if (emergency_fn)
         emergency_fn(emergency_ctx);
     say(exit_first ? "\nsystrace: interrupted; nothing written\n"
@@ -39,12 +44,26 @@ static void exit_now(enum plat_sig sig)
     plat_exit_now(sig == PLAT_SIGTERM ? 143 : sig == PLAT_SIGQUIT ? 131 : 130);
 }
 
+static void wake(enum plat_sig sig)
+{
+    char c = (char)sig;
+    if (plat_sock_write(pipefd[1], &c, 1) < 0) {
+        /* the pipe is full: it is readable already, which is all we need */
+    }
+}
+
 /* A signal (POSIX: in its handler) or a console event (Windows: on a
  * thread of its own). */
 static void handler(enum plat_sig sig)
 {
     int term = sig == PLAT_SIGTERM || sig == PLAT_SIGQUIT;
     int intr = sig == PLAT_SIGINT || sig == PLAT_SIGHUP;
+    if (atomic_load(&serving) && (term || intr)) {
+        if (atomic_fetch_add(&serving, 1) >= 3)
+            exit_now(sig);      /* the third: serving did not end */
+        wake(sig);
+        return;
+    }
     if (exit_first && (term || intr))
         exit_now(sig);
     if (intr && sig == PLAT_SIGINT && atomic_load(&grace)) {
@@ -74,10 +93,7 @@ static void handler(enum plat_sig sig)
     } else if (sig == PLAT_SIGALRM) {
         got_alarm = 1;
     }
-    char c = (char)sig;
-    if (plat_sock_write(pipefd[1], &c, 1) < 0) {
-        /* the pipe is full: it is readable already, which is all we need */
-    }
+    wake(sig);
 }
 
 int sig_install(void)
@@ -118,8 +134,16 @@ void sig_hangup_stops(int on)
     hup_wakes = on;
 }
 
+void sig_serving(void)
+{
+    exit_first = 0;
+    grace = 0;
+    atomic_store(&serving, 1);
+}
+
 void sig_restore(void)
 {
+    serving = 0;
     exit_first = 0;
     n_tracing = 0;
     grace = 0;

@@ -57,6 +57,13 @@ void sig_hangup_stops(int on);
  * clean up, like --from-file. */
 void sig_exit_first(void);
 
+/* The output is written and only serving it is left (--open=perfetto):
+ * from now on SIGINT, SIGHUP, SIGTERM and SIGQUIT only wake the pipe, so
+ * the first ends serving and the run ends as it would have (the page is
+ * kept, exit 0), whatever the counters above say; the third exits at once
+ * with status 0.  sig_restore ends it. */
+void sig_serving(void);
+
 /* Text printed (after "systrace: ") when the process exits at once, e.g.
  * how to stop a device left tracing; NULL clears it.  Copied. */
 void sig_set_hint(const char *text);

@@ -54,7 +54,7 @@ void open_result(const struct st_options *o, const char *path)
         fprintf(stderr, "systrace: warning: %s\n", warn);
 }
 
-void open_in_perfetto(const struct st_options *o, const char *path)
+void open_in_perfetto(const struct st_options *o, const char *path, int sigfd)
 {
     struct plat_stat st;
     if (plat_stat(path, &st) != 0 || st.kind != PLAT_FILE) {
@@ -62,7 +62,8 @@ void open_in_perfetto(const struct st_options *o, const char *path)
                         "served\n", path);
         return;
     }
-    pfopen_serve(&path, 1, o->quiet, -1);
+    sig_serving();  /* the output is written: a Ctrl-C now only ends serving */
+    pfopen_serve(&path, 1, o->quiet, sigfd);
 }
 
 /* Load the viewer for HTML output; prints its own error. */
@@ -214,7 +215,7 @@ int cmd_from_file(const struct st_options *o)
     }
     /* nothing on a device to clean up: Ctrl-C ends the conversion at once,
      * removing the unfinished output */
-    sig_install();
+    int sigfd = sig_install();
     sig_exit_first();
     if ((rc = convert(o, w, out, &partial, &kind)))
         goto done;
@@ -230,7 +231,7 @@ int cmd_from_file(const struct st_options *o)
         rc = EXIT_ERROR;
     if (o->open == BROWSER_PERFETTO)
         open_in_perfetto(o, kind == FF_PERFETTO && !outname_is_stdin(o->from_file) ?
-                         o->from_file : out);
+                         o->from_file : out, sigfd);
 done:
     sig_restore();
     tw_free(w);

@@ -343,6 +343,7 @@ static void serve_to_perfetto(struct live *l)
     if (!n || sig_terminated())
         return;
     sig_drain();    /* a Ctrl-C that ended tracing is not one that ends serving */
+    sig_serving();  /* the pages are written: a Ctrl-C now only ends serving */
     pfopen_serve(paths, n, l->o->quiet, l->sigfd);
 }
 

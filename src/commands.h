@@ -26,7 +26,7 @@ void open_result(const struct st_options *o, const char *path);
 
 /* --open=perfetto of one file (from-file: its Perfetto input or the
  * output); waits until ui.perfetto.dev fetched it or the timeout. */
-void open_in_perfetto(const struct st_options *o, const char *path);
+void open_in_perfetto(const struct st_options *o, const char *path, int sigfd);
 
 /* Load the viewer for HTML output, printing any error; 0 on success. */
 int open_viewer(const struct st_options *o, struct viewer *v);

@@ -3,15 +3,30 @@
  * JSON object of --summary=FILE.  Percentages are of the CPU time the
  * trace spans (duration x CPUs).  JSON strings escape quotes, backslashes
  * and control characters; bytes outside ASCII become '?', so the file
- * always parses whatever bytes a process name holds.
+ * always parses whatever bytes a process name holds.  The terminal lines
+ * show a name's control characters as \xHH (esctext.h), so a thread named
+ * ESC [2J or an OSC title sequence cannot clear or retitle the terminal.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/esctext.h"
 #include "summary_int.h"
 
 #define TOP_PROCS 3
 #define TOP_APPS 3
+
+/* A name from the trace, as the terminal may show it: control characters
+ * as \xHH (4 bytes each), so a process name (SUM_PNAME_LEN) always fits. */
+struct shown {
+    char s[SUM_PNAME_LEN * 4 + 8];
+};
+
+static const char *shown(struct shown *b, const char *name)
+{
+    esc_text(b->s, sizeof(b->s), name, strlen(name), 0);
+    return b->s;
+}
 
 /* 1204311 -> "1,204,311" */
 static void grouped(char *out, size_t n, uint64_t v)
@@ -48,9 +63,11 @@ static void cpu_line(const struct summary *s, const char *prefix, struct dynbuf 
     }
     double busy = pct(t, t->busy_ns);
     dynbuf_printf(o, "%sCPU busy %.*f%%:", prefix, busy < 10 ? 1 : 0, busy);
+    struct shown b;
     for (size_t i = 0; i < s->nprocs && i < TOP_PROCS; i++)
         dynbuf_printf(o, "%s %s %.1f%%", i ? "," : "",
-                      s->procs[i].name[0] ? s->procs[i].name : "?", pct(t, s->procs[i].cpu_ns));
+                      s->procs[i].name[0] ? shown(&b, s->procs[i].name) : "?",
+                      pct(t, s->procs[i].cpu_ns));
     dynbuf_addstr(o, s->nprocs > TOP_PROCS ? ", ...\n" : "\n");
 }
 
@@ -64,10 +81,11 @@ static void frame_lines(const struct summary *s, const char *prefix, struct dynb
     for (size_t i = 0; i < s->nframes && i < TOP_APPS; i++) {
         const struct summary_frames *f = &s->frames[i];
         char n[32], who[40];
+        struct shown b;
         grouped(n, sizeof(n), f->frames);
         snprintf(who, sizeof(who), "pid %lld", (long long)f->pid);
         dynbuf_printf(o, "%sFrames: %s %s%s, %llu janky (> %.1f ms)", prefix,
-                      f->process[0] ? f->process : who, n,
+                      f->process[0] ? shown(&b, f->process) : who, n,
                       f->source[0] == 'D' ? " (RenderThread DrawFrame)" : "",
                       (unsigned long long)f->janky, 1000.0 / s->t.display_hz);
         if (f->worst_ns)
@@ -90,11 +108,12 @@ enum st_err summary_text(const struct summary *s, const char *prefix, struct dyn
     else
         dynbuf_printf(o, "%sTrace: %.1f s, %u CPU%s, %s events, %s lost", prefix,
                       span_ns(t) / 1e9, t->cpus, t->cpus == 1 ? "" : "s", ev, lost);
+    struct shown m, r;
     if (s->model[0] && s->release[0])
-        dynbuf_printf(o, " (%s, Android %s)", s->model, s->release);
+        dynbuf_printf(o, " (%s, Android %s)", shown(&m, s->model), shown(&r, s->release));
     else if (s->model[0] || s->release[0])
         dynbuf_printf(o, " (%s%s)", s->release[0] ? "Android " : "",
-                      s->model[0] ? s->model : s->release);
+                      shown(&m, s->model[0] ? s->model : s->release));
     dynbuf_addc(o, '\n');
     if (t->events) {
         cpu_line(s, prefix, o);

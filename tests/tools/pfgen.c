@@ -111,7 +111,9 @@ static void process_tree(struct dynbuf *out, struct dynbuf *pkt, struct dynbuf *
                 const char *base = strrchr(cmd, '.');
                 snprintf(th->name, sizeof th->name, "%.15s", base ? base + 1 : cmd);
             } else if (strchr(tnames[t], '%')) {
-                snprintf(th->name, sizeof th->name, "binder:%u_%zu", pid, t);
+                char full[48];  /* the kernel keeps 15 bytes of a name */
+                snprintf(full, sizeof full, "binder:%u_%zu", pid, t);
+                snprintf(th->name, sizeof th->name, "%.15s", full);
             } else {
                 snprintf(th->name, sizeof th->name, "%s", tnames[t]);
             }

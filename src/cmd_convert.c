@@ -2,7 +2,7 @@
  * `systrace --from-file F` (F may be "-", standard input): picks the output
  * name (outname.h: an existing default-named file is kept and a free name
  * used instead), opens the viewer and the output, runs the conversion
- * (formats/atrace/fromfile.c) and reports.  No output file appears unless
+ * (formats/input/fromfile.c) and reports.  No output file appears unless
  * the conversion finished; a truncated input keeps what decoded, says so,
  * and exits with EXIT_PARTIAL.
  */
@@ -15,7 +15,7 @@
 #include "commands.h"
 #include "lib/dynbuf.h"
 #include "lib/plat.h"
-#include "formats/atrace/fromfile.h"
+#include "formats/input/fromfile.h"
 #include "formats/atrace/linecut.h"
 #include "formats/tevents/tevents.h"
 #include "lib/signals.h"

@@ -26,6 +26,26 @@ violate agents/capture.c '#include "dynbuf.h"' "not beside"
 violate agents/capture.c '#include "lib/nosuch.h"' "no such file"
 violate formats/atrace/repair.c '#include <curl/curl.h>' "only its wrapper module"
 
+# files call down, not around: coverage.c is below repair.c (repair calls
+# coverage_init); a call back up closes a circle, named with its function
+rm -rf tree; mkdir tree
+(cd "$TOP" && tar cf - lib adb formats agents src) | (cd tree && tar xf -)
+printf 'void coverage_up(void);\nvoid coverage_up(void)\n{\n    repair_free(0);\n}\n' \
+    >>tree/formats/atrace/coverage.c
+if "$TOP/scripts/checklayers" "$PWD/tree" >c.txt 2>&1; then cat c.txt; fail "a circle passed"; fi
+assert_contains c.txt "files call each other in a circle"
+assert_contains c.txt "formats/atrace/coverage.c -> formats/atrace/repair.c (repair_free)"
+# across rooms too: a way calling the agent's face
+rm -rf tree; mkdir tree
+(cd "$TOP" && tar cf - lib adb formats agents src) | (cd tree && tar xf -)
+printf 'void pf_up(void);\nvoid pf_up(void)\n{\n    atrace_agent.stop(0);\n}\n' \
+    >>tree/agents/android/perfetto/pfwait.c
+printf 'void face_down(void);\nvoid face_down(void)\n{\n    pfwait_free(0);\n}\n' \
+    >>tree/agents/android/atrace/atrace.c
+if "$TOP/scripts/checklayers" "$PWD/tree" >c.txt 2>&1; then cat c.txt; fail "a circle across rooms passed"; fi
+assert_contains c.txt "agents/android/atrace/atrace.c"
+assert_contains c.txt "agents/android/perfetto/pfwait.c"
+
 # the ADB library stands alone
 lib=$BUILD/libadb.a
 [ -f "$lib" ] || fail "$lib not built (make libadb)"

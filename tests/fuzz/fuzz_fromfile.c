@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "formats/atrace/fromfile.h"
+#include "formats/input/fromfile.h"
 #include "formats/html/tracewriter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

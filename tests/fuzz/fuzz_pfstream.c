@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/atrace/fromfile.h"
+#include "formats/input/fromfile.h"
 #include "formats/html/tracewriter.h"
 #include "formats/perfetto/pftrace.h"
 

@@ -34,7 +34,7 @@
 
 #include "agents/android/atrace/atrace_int.h"
 #include "agents/android/devcmd.h"
-#include "formats/atrace/fromfile.h"
+#include "formats/input/fromfile.h"
 #include "lib/debug.h"
 #include "lib/fairlock.h"
 #include "lib/outfile.h"

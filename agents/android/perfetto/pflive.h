@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "agents/capture.h"
-#include "formats/atrace/fromfile.h"
+#include "formats/input/fromfile.h"
 #include "formats/html/tracewriter.h"
 #include "lib/error.h"
 

@@ -120,7 +120,7 @@ static enum st_err member_end(void *ctx)
     return e == ST_ENOTRACE ? tw_end(f->w) : e;
 }
 
-enum st_err ff_json_begin(struct ff *f, const unsigned char *p, size_t n)
+static enum st_err ff_json_begin(struct ff *f, const unsigned char *p, size_t n)
 {
     struct jscan *probe = jscan_new(JSCAN_COUNT, NULL);
     if (!probe)
@@ -144,7 +144,7 @@ enum st_err ff_json_begin(struct ff *f, const unsigned char *p, size_t n)
     return e;
 }
 
-enum st_err ff_json_feed(struct ff *f, const void *p, size_t n)
+static enum st_err ff_json_feed(struct ff *f, const void *p, size_t n)
 {
     enum st_err e = jscan_feed(f->js, p, n);
     if ((e == ST_EFORMAT || e == ST_ETOOBIG) && !f->res->detail[0])
@@ -152,7 +152,7 @@ enum st_err ff_json_feed(struct ff *f, const void *p, size_t n)
     return e;
 }
 
-enum st_err ff_json_finish(struct ff *f)
+static enum st_err ff_json_finish(struct ff *f)
 {
     enum st_err e = jscan_finish(f->js);
     f->json_events += jscan_events(f->js);
@@ -169,8 +169,15 @@ enum st_err ff_json_finish(struct ff *f)
     return f->json_whole ? tw_end(f->w) : close_raw(f);
 }
 
-void ff_json_free(struct ff *f)
+static void ff_json_free(struct ff *f)
 {
     jscan_free(f->js);
     f->js = NULL;
 }
+
+const struct ff_reader ff_json_reader = {
+    .begin = ff_json_begin,
+    .feed = ff_json_feed,
+    .finish = ff_json_finish,
+    .free = ff_json_free,
+};

@@ -1,13 +1,17 @@
 /*
- * `--from-file` conversion; see fromfile.h.  One read loop (fromfile_read.c)
- * feeds a chain chosen after sniffing the first SNIFF_MAX bytes:
+ * `--from-file`'s router; see fromfile.h.  One read loop (fromfile_read.c)
+ * feeds the reader chosen after sniffing the first SNIFF_MAX bytes, each
+ * called through one interface (struct ff_reader):
  *
- *   input -> [gunzip] -> sniff -> decoder -> repair -> guard -> tracewriter part
- *                              -> htmlx -> per block: [decoder -> repair] -> guard
- *                                          -> part, or the block as it is
- *                              -> JSON scanner (fromfile_json.c) -> part(s)
- *                              -> Perfetto reader (fromfile_pf.c) -> dump, text parts
+ *   input -> [gunzip] -> sniff -> text (fromfile_html.c): the ftrace chain
+ *                              -> HTML (fromfile_html.c): per block the
+ *                                 chain, or the block as it is
+ *                              -> JSON (fromfile_json.c): part(s)
+ *                              -> Perfetto (fromfile_pf.c): dump, text parts
  *
+ * The readers write through fromfile_parts.c (the ftrace chain, parts as
+ * they are) and know nothing of the router.  Method traces have a reader
+ * of their own (formats/mtrace), which the read loop hands the file to.
  * At the end, a result without one trace event (an ftrace event line, a
  * trace-event JSON element, a method call) is refused: it would open as a
  * blank page.
@@ -19,21 +23,13 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "lib/astage.h"
-#include "decode.h"
-#include "lib/dynbuf.h"
-#include "fromfile_int.h"
-#include "ftrace_norm.h"
-#include "htmlextract.h"
 #include "formats/mtrace/mtrace.h"
 #include "formats/perfetto/pftrace.h"
-#include "repair.h"
+#include "fromfile_int.h"
+#include "lib/dynbuf.h"
 
 #define SNIFF_MAX (64 * 1024)
 #define READ_CHUNK (1024 * 1024)
-#define BLOCK_HEAD 256
-
-static const struct repair_opts file_repair = {.circular = 1, .add_header = 1};
 
 static int starts(const unsigned char *p, size_t n, const char *s)
 {
@@ -98,204 +94,6 @@ const char *fromfile_kind_name(enum ff_kind k)
     return (unsigned)k < sizeof(names) / sizeof(*names) ? names[k] : "?";
 }
 
-/* ---- atrace / text chain ------------------------------------------ */
-
-enum st_err ff_chain_new(struct ff *f, int text)
-{
-    static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
-    f->text_parts++;
-    tguard_begin(f->guard, 1);
-    f->rep = repair_new(&file_repair, &f->gts);
-    f->norm = f->rep ? fnorm_new(&auto_flags, repair_write, f->rep) : NULL;
-    f->as = f->norm ? astage_new(fnorm_write, f->norm) : NULL;
-    f->dec = f->as ? decoder_new(text ? DECODE_TEXT : DECODE_ATRACE, astage_write, f->as)
-                   : NULL;
-    return f->dec ? ST_OK : ST_ENOMEM;
-}
-
-void ff_chain_free(struct ff *f)
-{
-    decoder_free(f->dec);
-    astage_free(f->as);     /* its thread still calls into norm and rep */
-    fnorm_free(f->norm);
-    repair_free(f->rep);
-    f->dec = NULL;
-    f->as = NULL;
-    f->norm = NULL;
-    f->rep = NULL;
-}
-
-/* The guard's word on an over-long line wins: it is why the chain stopped. */
-static enum st_err chain_error(struct ff *f, enum st_err e)
-{
-    if (e == ST_ETOOBIG && tguard_detail(f->guard)[0])
-        snprintf(f->res->detail, sizeof(f->res->detail), "%s", tguard_detail(f->guard));
-    return e;
-}
-
-static enum st_err chain_end(struct ff *f)
-{
-    enum st_err e = decoder_finish(f->dec), e2;
-    if ((!e || e == ST_ETRUNCATED) && (e2 = astage_finish(f->as)))
-        return chain_error(f, e2);
-    if (e && e != ST_ETRUNCATED) {
-        snprintf(f->res->detail, sizeof(f->res->detail), "%s", decoder_detail(f->dec));
-        return e;
-    }
-    if (e == ST_ETRUNCATED) {
-        f->res->truncated = 1;
-        snprintf(f->res->detail, sizeof(f->res->detail), "%s", decoder_detail(f->dec));
-    }
-    f->res->text_bytes += decoder_bytes_out(f->dec);
-    if ((e2 = fnorm_finish(f->norm)) || (e2 = repair_finish(f->rep)))
-        return chain_error(f, e2);
-    tguard_end(f->guard);
-    return tw_end(f->w);
-}
-
-enum st_err ff_chain_finish(struct ff *f)
-{
-    enum st_err e = chain_end(f);
-    ff_chain_free(f);
-    return e;
-}
-
-enum st_err ff_chain_feed(struct ff *f, const void *p, size_t n)
-{
-    return chain_error(f, decoder_feed(f->dec, p, n));
-}
-
-/* ---- parts copied as they are --------------------------------------- */
-
-static int is_json_part(const char *name)
-{
-    return !strcmp(name, "traceEvents") || !strcmp(name, "systraceController");
-}
-
-enum st_err ff_verbatim_begin(struct ff *f, const char *name)
-{
-    enum st_err e = tw_begin(f->w, name);
-    if (e)
-        return e;
-    f->res->parts++;
-    f->vguard = !is_json_part(name);
-    if (f->vguard)
-        tguard_begin(f->guard, 0);
-    if (!strcmp(name, "traceEvents") && !(f->vcount = jscan_new(JSCAN_COUNT, NULL)))
-        return ST_ENOMEM;
-    return ST_OK;
-}
-
-enum st_err ff_verbatim_write(struct ff *f, const void *p, size_t n)
-{
-    f->res->text_bytes += n;
-    /* the page held this part as it is: count its events, do not judge it */
-    if (f->vcount && jscan_feed(f->vcount, p, n)) {
-        f->json_events += jscan_events(f->vcount);
-        jscan_free(f->vcount);
-        f->vcount = NULL;
-    }
-    if (f->vguard)
-        return chain_error(f, tguard_write(f->guard, p, n));
-    return tw_write(f->w, p, n);
-}
-
-enum st_err ff_verbatim_end(struct ff *f)
-{
-    if (f->vcount) {
-        jscan_finish(f->vcount);
-        f->json_events += jscan_events(f->vcount);
-        jscan_free(f->vcount);
-        f->vcount = NULL;
-    }
-    if (f->vguard)
-        tguard_end(f->guard);
-    f->vguard = 0;
-    return tw_end(f->w);
-}
-
-/* ---- HTML blocks ---------------------------------------------------- */
-
-static const char *block_name(const unsigned char *p, size_t n, int *verbatim)
-{
-    *verbatim = 1;
-    if (starts(p, n, "PROCESS DUMP"))
-        return "androidProcessDump";
-    const unsigned char *nl = memchr(p, '\n', n);
-    if (nl && starts(nl + 1, n - (size_t)(nl + 1 - p), "CGROUP DUMP"))
-        return "cgroupDump";
-    if (n && (p[0] == '{' || p[0] == '[')) {
-        for (size_t i = 0; i + 12 <= n; i++)
-            if (!memcmp(p + i, "clock-domain", 12))
-                return "systraceController";
-        return "traceEvents";
-    }
-    *verbatim = 0;
-    return "systemTraceEvents";
-}
-
-static enum st_err block_begin(void *ctx)
-{
-    struct ff *f = ctx;
-    dynbuf_reset(&f->bhead);
-    f->bdecided = 0;
-    return ST_OK;
-}
-
-static enum st_err block_decide(struct ff *f)
-{
-    f->bdecided = 1;
-    const char *name = block_name((const unsigned char *)dynbuf_str(&f->bhead),
-                                  f->bhead.len, &f->bverbatim);
-    if (f->bverbatim) {
-        enum st_err e = ff_verbatim_begin(f, name);
-        return e ? e : ff_verbatim_write(f, f->bhead.data, f->bhead.len);
-    }
-    f->res->parts++;
-    enum st_err e = tw_begin(f->w, name);
-    if (!e)
-        e = ff_chain_new(f, 1);
-    return e ? e : ff_chain_feed(f, f->bhead.data, f->bhead.len);
-}
-
-static enum st_err block_data(void *ctx, const void *p, size_t n)
-{
-    struct ff *f = ctx;
-    if (!f->bdecided) {
-        size_t take = BLOCK_HEAD - f->bhead.len;
-        if (take > n)
-            take = n;
-        enum st_err e = dynbuf_add(&f->bhead, p, take);
-        if (e || f->bhead.len < BLOCK_HEAD)
-            return e;
-        if ((e = block_decide(f)))
-            return e;
-        p = (const char *)p + take;
-        n -= take;
-    }
-    if (f->bverbatim)
-        return ff_verbatim_write(f, p, n);
-    return ff_chain_feed(f, p, n);
-}
-
-static enum st_err block_end(void *ctx)
-{
-    struct ff *f = ctx;
-    enum st_err e = ST_OK;
-    if (!f->bdecided) {
-        if (!f->bhead.len)
-            return ST_OK;   /* an empty block adds nothing */
-        if ((e = block_decide(f)))
-            return e;
-    }
-    f->bdecided = 0;
-    if (f->bverbatim)
-        return ff_verbatim_end(f);
-    e = ff_chain_finish(f);
-    /* a block of nothing but blank lines is not worth failing for */
-    return e == ST_ENOTRACE ? tw_end(f->w) : e;
-}
-
 /* ---- dispatch ------------------------------------------------------- */
 
 static int blank_only(const unsigned char *p, size_t n)
@@ -333,26 +131,22 @@ static enum st_err decide(struct ff *f, int at_eof)
     enum ff_kind k = fromfile_sniff(p, f->sniff.len, at_eof);
     f->res->kind = k;
     f->decided = 1;
-    enum st_err e = ST_OK;
+    const struct ff_reader *r = NULL;
     switch (k) {
     case FF_ATRACE:
     case FF_TEXT:
     case FF_ZLIB:
-        f->res->parts = 1;
-        if ((e = tw_begin(f->w, "systemTraceEvents")) || (e = ff_chain_new(f, k == FF_TEXT)))
-            return e;
-        if (k == FF_ZLIB)
-            e = decoder_feed(f->dec, "TRACE:\n", 7);
-        return e;
-    case FF_HTML: {
-        struct htmlx_cb cb = {block_begin, block_data, block_end, f};
-        f->hx = htmlx_new(&cb);
-        return f->hx ? ST_OK : ST_ENOMEM;
-    }
+        r = &ff_text_reader;
+        break;
+    case FF_HTML:
+        r = &ff_html_reader;
+        break;
     case FF_JSON:
-        return ff_json_begin(f, p, f->sniff.len);
+        r = &ff_json_reader;
+        break;
     case FF_PERFETTO:
-        return ff_pf_begin(f);
+        r = &ff_pf_reader;
+        break;
     case FF_METHODTRACE:
         snprintf(f->res->detail, sizeof(f->res->detail),
                  "a compressed method trace: decompress it first (gunzip)");
@@ -360,17 +154,13 @@ static enum st_err decide(struct ff *f, int at_eof)
     default:
         return unknown(f, p);
     }
+    f->reader = r;
+    return r->begin(f, p, f->sniff.len);
 }
 
 static enum st_err route(struct ff *f, const void *p, size_t n)
 {
-    if (f->hx)
-        return htmlx_feed(f->hx, p, n);
-    if (f->js)
-        return ff_json_feed(f, p, n);
-    if (f->pf)
-        return ff_pf_feed(f, p, n);
-    return ff_chain_feed(f, p, n);
+    return f->reader ? f->reader->feed(f, p, n) : ST_EUNKNOWN;  /* refused at decide */
 }
 
 static enum st_err data_in(void *ctx, const void *p, size_t n)
@@ -463,26 +253,6 @@ static enum st_err check_events(struct ff *f)
     return ST_ENOTRACE;
 }
 
-static enum st_err finish_html(struct ff *f)
-{
-    enum st_err e = htmlx_finish(f->hx);
-    if (e == ST_ENOTRACE)
-        snprintf(f->res->detail, sizeof(f->res->detail),
-                 "HTML file without trace data (no trace-data or linuxPerfData block)");
-    if (e == ST_ETRUNCATED) {
-        f->res->truncated = 1;
-        snprintf(f->res->detail, sizeof(f->res->detail),
-                 "HTML ends inside a trace block; kept what was there");
-        e = ST_OK;
-    }
-    if (!e && f->res->parts == 0) {
-        snprintf(f->res->detail, sizeof(f->res->detail),
-                 "HTML file whose trace blocks are all empty");
-        e = ST_ENOTRACE;
-    }
-    return e;
-}
-
 static enum st_err finish(struct ff *f)
 {
     enum st_err e = ST_OK;
@@ -500,15 +270,11 @@ static enum st_err finish(struct ff *f)
     if (f->sniff.len < SNIFF_MAX && f->sniff.len &&
         (e = route(f, f->sniff.data, f->sniff.len)))
         return e;
-    if (f->hx)
-        e = finish_html(f);
-    else if (f->js)
-        e = ff_json_finish(f);
-    else if (f->pf)
-        e = ff_pf_finish(f);
-    else if (f->dec)
-        e = ff_chain_finish(f);
-    return e ? e : check_events(f);
+    if (!f->reader)
+        return ST_EUNKNOWN;
+    if ((e = f->reader->finish(f)))
+        return e;
+    return check_events(f);
 }
 
 static void ff_free(struct ff *f)
@@ -516,14 +282,12 @@ static void ff_free(struct ff *f)
     if (f->gz_init)
         inflateEnd(&f->gz);
     free(f->gzbuf);
-    ff_chain_free(f);
-    htmlx_free(f->hx);
-    ff_json_free(f);
-    ff_pf_free(f);
+    if (f->reader)
+        f->reader->free(f);
+    ff_chain_free(f);       /* a part a reader left open */
     jscan_free(f->vcount);
     tguard_free(f->guard);
     dynbuf_free(&f->sniff);
-    dynbuf_free(&f->bhead);
 }
 
 static enum st_err ff_init(struct ff *f, const char *path, struct tracewriter *w,
@@ -536,7 +300,6 @@ static enum st_err ff_init(struct ff *f, const char *path, struct tracewriter *w
     f->path = path;
     tw_text_sink(w, &f->ts);
     dynbuf_init(&f->sniff, SNIFF_MAX);
-    dynbuf_init(&f->bhead, BLOCK_HEAD);
     f->guard = tguard_new(&f->ts, 0);
     if (!f->guard)
         return ST_ENOMEM;

@@ -1,7 +1,11 @@
 /*
- * Internals of `--from-file` shared by fromfile.c (reading, sniffing,
- * text and HTML inputs) and fromfile_json.c (JSON inputs).  Not a public
- * header: only those two files include it.
+ * Internals of `--from-file`'s room (formats/input/): the conversion's
+ * state, the readers' one interface, and what they write into.  From the
+ * top down: fromfile.c (the router: reading, gunzip, sniffing, the end),
+ * the readers (fromfile_html.c: text and pages; fromfile_json.c;
+ * fromfile_pf.c: Perfetto), fromfile_parts.c (the ftrace chain and parts
+ * copied as they are) and fromfile_read.c (the read loop).  Not a public
+ * header: only this room's files include it.
  *
  * Every part goes out through the text guard (textguard.h): ftrace text
  * parts are watched for event lines, other line-based parts (process
@@ -14,9 +18,9 @@
 #include <zlib.h>
 
 #include "fromfile.h"
-#include "jsonscan.h"
+#include "formats/atrace/jsonscan.h"
 #include "lib/dynbuf.h"
-#include "textguard.h"
+#include "formats/atrace/textguard.h"
 
 struct decoder;
 struct astage;
@@ -36,6 +40,7 @@ struct ff {
     struct text_sink gts;       /* the guard, as a sink */
     struct dynbuf sniff;
     int decided;
+    const struct ff_reader *reader;     /* chosen once decided */
     /* gunzip */
     z_stream gz;
     int gz_on, gz_init, gz_end;
@@ -96,16 +101,19 @@ struct ff_input {
 };
 enum st_err ff_read(const char *path, struct ff_input *in);
 
-/* JSON input (fromfile_json.c): pick the mode from the sniffed start. */
-enum st_err ff_json_begin(struct ff *f, const unsigned char *p, size_t n);
-enum st_err ff_json_feed(struct ff *f, const void *p, size_t n);
-enum st_err ff_json_finish(struct ff *f);
-void ff_json_free(struct ff *f);
-
-/* Perfetto protobuf input (fromfile_pf.c). */
-enum st_err ff_pf_begin(struct ff *f);
-enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n);
-enum st_err ff_pf_finish(struct ff *f);
-void ff_pf_free(struct ff *f);
+/* A reader of one input form: begin with the sniffed start (also fed
+ * again through feed, after begin), feed the rest as it comes, finish at
+ * the end of the input; free whatever it holds (also after an error, and
+ * when never begun: the state starts zeroed). */
+struct ff_reader {
+    enum st_err (*begin)(struct ff *f, const unsigned char *p, size_t n);
+    enum st_err (*feed)(struct ff *f, const void *p, size_t n);
+    enum st_err (*finish)(struct ff *f);
+    void (*free)(struct ff *f);
+};
+extern const struct ff_reader ff_text_reader;   /* fromfile_html.c */
+extern const struct ff_reader ff_html_reader;   /* fromfile_html.c */
+extern const struct ff_reader ff_json_reader;   /* fromfile_json.c */
+extern const struct ff_reader ff_pf_reader;     /* fromfile_pf.c */
 
 #endif

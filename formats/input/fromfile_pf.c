@@ -112,7 +112,7 @@ static enum st_err text_begin(struct ff *f)
     return f->gts.write(f->gts.ctx, header, sizeof(header) - 1);
 }
 
-enum st_err ff_pf_begin(struct ff *f)
+static enum st_err ff_pf_begin(struct ff *f)
 {
     f->pf = pftrace_new();
     if (!f->pf)
@@ -207,7 +207,7 @@ static enum st_err pf_error(struct ff *f, enum st_err e)
     return e;
 }
 
-enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n)
+static enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n)
 {
     int held = 0;
     enum st_err le = f->pf_scan ? live_feed(f, p, n, &held) : ST_OK;
@@ -242,7 +242,7 @@ static void notes(struct ff *f)
                              "in packets that big)");
 }
 
-enum st_err ff_pf_finish(struct ff *f)
+static enum st_err ff_pf_finish(struct ff *f)
 {
     if (f->pf_scan && !f->pf_begun) {
         enum st_err e = live_open(f);
@@ -267,10 +267,24 @@ enum st_err ff_pf_finish(struct ff *f)
     return f->pf_dump_after ? process_dump(f, f->pf) : ST_OK;
 }
 
-void ff_pf_free(struct ff *f)
+static void ff_pf_free(struct ff *f)
 {
     pftrace_free(f->pf);
     pftrace_free(f->pf_scan);
     dynbuf_free(&f->pf_pending);
     f->pf = f->pf_scan = NULL;
 }
+
+static enum st_err pf_begin(struct ff *f, const unsigned char *p, size_t n)
+{
+    (void)p;    /* the sniffed start comes again through feed */
+    (void)n;
+    return ff_pf_begin(f);
+}
+
+const struct ff_reader ff_pf_reader = {
+    .begin = pf_begin,
+    .feed = ff_pf_feed,
+    .finish = ff_pf_finish,
+    .free = ff_pf_free,
+};

@@ -50,6 +50,8 @@ struct sim_opts {
     int pf_unreadable;          /* perfetto-traces files: pull and cat refused */
     int pf_chatty;              /* perfetto warns 80 KB and refuses the config */
     int pf_corrupt;             /* perfetto's trace ends in a malformed packet */
+    int pf_junk;                /* 64 KiB of 0xff (a varint that never ends)
+                                 * after perfetto's system_info packet */
     int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
                                  * drops, nothing else), SIM_NEVER: the
                                  * device stays away, else unreachable

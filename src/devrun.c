@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/android/perfetto/pflist.h"
 #include "agents/android/probe.h"
 #include "formats/summary/summary.h"
 #include "cli.h"
@@ -168,7 +169,9 @@ int devrun_connect(struct devrun *d, int direct, const char *server_err)
 
 int devrun_list(struct devrun *d)
 {
-    if (device_list_categories(&d->c))
+    enum st_err e = d->c.opt->perfetto ? perfetto_list_categories(&d->c)
+                                       : device_list_categories(&d->c);
+    if (e)
         return fail(d, d->c.serial, dynbuf_str(&d->c.err));
     snprintf(d->outcome, sizeof(d->outcome), "listed");
     return EXIT_OK;

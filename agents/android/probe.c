@@ -83,7 +83,7 @@ enum st_err device_probe(struct capture *c)
     return ST_OK;
 }
 
-enum st_err device_list_categories(struct capture *c)
+enum st_err device_print_categories(struct capture *c, struct atrace_cats *listed)
 {
     static const char *const argv[] = {"atrace", "--list_categories", NULL};
     struct adb_result r;
@@ -107,8 +107,16 @@ enum st_err device_list_categories(struct capture *c)
             c->ui.note(c->ui.ctx, "%.*s", (int)l, p);
         p = nl ? nl + 1 : end;
     }
-    if (!c->root)
-        c->ui.note(c->ui.ctx, "\nNOTE: more categories may be available with adb root\n");
+    if (listed)
+        e = atrace_cats_parse(r.out, r.out_len, c->sdk, listed);
     adb_result_free(&r);
-    return ST_OK;
+    return e;
+}
+
+enum st_err device_list_categories(struct capture *c)
+{
+    enum st_err e = device_print_categories(c, NULL);
+    if (!e && !c->root)
+        c->ui.note(c->ui.ctx, "\nNOTE: more categories may be available with adb root\n");
+    return e;
 }

@@ -14,6 +14,20 @@ run_st 0 -l
 assert_contains out.txt " gfx - Graphics"
 assert_not_contains out.txt " irq - "
 assert_contains out.txt "NOTE: more categories may be available with adb root"
+assert_not_contains out.txt "no root needed"
+# --perfetto -l: Perfetto records the kernel categories atrace hides
+# without root (traced_probes writes their ftrace events): listed, marked
+run_st 0 --perfetto -l
+assert_contains out.txt " gfx - Graphics"
+assert_contains out.txt "        irq - IRQ Events [--perfetto: no root needed]"
+assert_contains out.txt "       disk - Disk I/O [--perfetto: no root needed]"
+assert_not_contains out.txt "sched - CPU Scheduling ["
+[ "$(grep -c ' irq - ' out.txt)" -eq 1 ] || fail "--perfetto -l: irq listed twice"
+assert_contains out.txt "NOTE: categories marked [--perfetto: no root needed] need adb root"
+# ... and what it lists records: no category dropped
+run_st 0 --perfetto -o p.html -t 1 irq disk gfx
+assert_not_contains err.txt "dropped"
+assert_not_contains err.txt "unavailable"
 # defaults: catapult's 18 categories, minus what the device lacks; -b given wins
 run_st 0 -o d.html -t 1 -b 1234 --no-compress
 grep -q "^run atrace -t 1 -b 1234 am binder_driver camera dalvik freq gfx hal idle input" \

@@ -53,6 +53,8 @@ struct sim_opts {
     unsigned pf_flush_ms;       /* a perfetto stopped early takes this long
                                  * to finalise its file before its pid goes */
     unsigned rm_delay_ms;       /* rm takes this long (a slow flash) */
+    int pf_junk;                /* 64 KiB of 0xff (a varint that never ends)
+                                 * after perfetto's system_info packet */
     int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
                                  * drops, nothing else), SIM_NEVER: the
                                  * device stays away, else unreachable

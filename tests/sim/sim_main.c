@@ -74,6 +74,8 @@ static const char usage[] =
     "  --slow-flush MS       perfetto flushes MS ms at its end before its pid goes\n"
     "  --slow-rm MS          rm takes MS ms\n"
     "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
+    "  --perfetto-junk       perfetto writes 64 KiB of 0xff (a varint too long)\n"
+    "                        after its first packet, then records on\n"
     "  --tracing-on-at-boot  tracing_on=1 from the start, no atrace running\n"
     "  --zlevel N            zlib level for atrace -z (default 6)\n"
     "  --seed N              seed of the event generator\n"
@@ -220,6 +222,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->pf_chatty = 1;
             else if (!strcmp(a, "--perfetto-corrupt"))
                 o->pf_corrupt = 1;
+            else if (!strcmp(a, "--perfetto-junk"))
+                o->pf_junk = 1;
             else if (!strcmp(a, "--tracing-on-at-boot"))
                 o->tracing_on_at_boot = 1;
             else if (!strcmp(a, "--legacy-ps"))

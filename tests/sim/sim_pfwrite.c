@@ -16,6 +16,11 @@
  * bundle flushed, and a bundle carries its own intern table and absolute
  * first timestamp, so pieces need nothing from earlier ones.
  *
+ * --perfetto-junk (a hostile device): after the system_info packet, before
+ * the process tree, 64 KiB of 0xff: a top-level varint that never ends (at
+ * most 10 bytes are valid), long enough to reach a host in several pieces;
+ * the packets after it are valid again.
+ *
  * Timestamps keep the text's microsecond resolution.  Binder and
  * workqueue lines of the model are not encoded (the config decides which
  * events a phone records; these are rarely asked for).  Perfetto's trace
@@ -55,6 +60,7 @@ struct pf_writer {
     int failed;
     const struct pf_config *cfg;
     int header_done;
+    int junk;                               /* --perfetto-junk */
     struct tracegen *gen;
     const char *tags[PF_MAX_ITEMS + 1];     /* the generator's, kept here */
     char *buf;                              /* its text */
@@ -267,6 +273,15 @@ static void line(struct pf_writer *w, const char *s, size_t len)
         flush_cpu(w, cpu);
 }
 
+static void write_junk(struct pf_writer *w)
+{
+    unsigned char ff[4096];
+    memset(ff, 0xff, sizeof(ff));
+    for (int i = 0; i < 16 && !w->failed; i++)
+        if (sink_write(w->out, ff, sizeof(ff)))
+            w->failed = 1;
+}
+
 static void header_packets(struct pf_writer *w, const struct pf_config *cfg)
 {
     pbw_str(&w->sub, 1, "Linux");
@@ -276,6 +291,8 @@ static void header_packets(struct pf_writer *w, const struct pf_config *cfg)
     pbw_msg(&w->tmp, 1, &w->sub);
     pbw_msg(&w->pkt, 45, &w->tmp);
     emit(w);
+    if (w->junk)
+        write_junk(w);
     if (!cfg->process_stats)
         return;
     struct dynbuf tree;
@@ -358,6 +375,7 @@ struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *
     w->cfg = cfg;
     w->out = out;
     w->compact = cfg->compact_sched;
+    w->junk = dev->opt.pf_junk;
     dynbuf_init(&w->pkt, BUF_MAX);
     dynbuf_init(&w->sub, BUF_MAX);
     dynbuf_init(&w->tmp, BUF_MAX);

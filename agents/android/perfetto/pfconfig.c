@@ -8,40 +8,58 @@
 #include <string.h>
 
 /* atrace's kernel categories (frameworks/native atrace.cpp) as ftrace
- * events; what each enables on a phone, the events Perfetto knows. */
+ * events; what each enables on a phone, the events Perfetto knows; the
+ * description atrace lists. */
 static const struct {
     const char *cat;
+    const char *longname;
     const char *events;
 } kernel_cats[] = {
-    {"sched", "sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new "
-              "sched/sched_blocked_reason sched/sched_process_exit sched/sched_process_free "
-              "task/task_newtask task/task_rename"},
-    {"irq", "irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit "
-            "irq/softirq_raise ipi/ipi_entry ipi/ipi_exit ipi/ipi_raise"},
-    {"i2c", "i2c/i2c_read i2c/i2c_write i2c/i2c_result i2c/i2c_reply"},
-    {"freq", "power/cpu_frequency power/cpu_frequency_limits power/clock_set_rate "
-             "power/clock_enable power/clock_disable power/gpu_frequency"},
-    {"idle", "power/cpu_idle"},
-    {"disk", "block/block_rq_issue block/block_rq_complete f2fs/f2fs_sync_file_enter "
-             "f2fs/f2fs_sync_file_exit ext4/ext4_da_write_begin ext4/ext4_da_write_end "
-             "ext4/ext4_sync_file_enter ext4/ext4_sync_file_exit"},
-    {"mmc", "mmc/mmc_request_start mmc/mmc_request_done"},
-    {"sync", "sync/sync_timeline sync/sync_wait sync/sync_pt dma_fence/dma_fence_init "
-             "dma_fence/dma_fence_signaled dma_fence/dma_fence_destroy"},
-    {"workq", "workqueue/workqueue_execute_start workqueue/workqueue_execute_end "
-              "workqueue/workqueue_queue_work workqueue/workqueue_activate_work"},
-    {"memreclaim", "vmscan/mm_vmscan_direct_reclaim_begin vmscan/mm_vmscan_direct_reclaim_end "
-                   "vmscan/mm_vmscan_kswapd_wake vmscan/mm_vmscan_kswapd_sleep "
-                   "lowmemorykiller/lowmemory_kill oom/oom_score_adj_update"},
-    {"regulators", "regulator/regulator_enable regulator/regulator_disable "
-                   "regulator/regulator_set_voltage regulator/regulator_set_voltage_complete"},
-    {"binder_driver", "binder/binder_transaction binder/binder_transaction_received "
-                      "binder/binder_transaction_alloc_buf binder/binder_set_priority"},
-    {"binder_lock", "binder/binder_lock binder/binder_locked binder/binder_unlock"},
-    {"pagecache", "filemap/mm_filemap_add_to_page_cache "
-                  "filemap/mm_filemap_delete_from_page_cache"},
-    {"memory", "kmem/rss_stat kmem/ion_heap_grow kmem/ion_heap_shrink"},
-    {"thermal", "thermal/thermal_temperature thermal/cdev_update"},
+    {"sched", "CPU Scheduling",
+     "sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new "
+     "sched/sched_blocked_reason sched/sched_process_exit sched/sched_process_free "
+     "task/task_newtask task/task_rename"},
+    {"irq", "IRQ Events",
+     "irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit "
+     "irq/softirq_raise ipi/ipi_entry ipi/ipi_exit ipi/ipi_raise"},
+    {"i2c", "I2C Events",
+     "i2c/i2c_read i2c/i2c_write i2c/i2c_result i2c/i2c_reply"},
+    {"freq", "CPU Frequency",
+     "power/cpu_frequency power/cpu_frequency_limits power/clock_set_rate "
+     "power/clock_enable power/clock_disable power/gpu_frequency"},
+    {"idle", "CPU Idle",
+     "power/cpu_idle"},
+    {"disk", "Disk I/O",
+     "block/block_rq_issue block/block_rq_complete f2fs/f2fs_sync_file_enter "
+     "f2fs/f2fs_sync_file_exit ext4/ext4_da_write_begin ext4/ext4_da_write_end "
+     "ext4/ext4_sync_file_enter ext4/ext4_sync_file_exit"},
+    {"mmc", "eMMC commands",
+     "mmc/mmc_request_start mmc/mmc_request_done"},
+    {"sync", "Synchronization",
+     "sync/sync_timeline sync/sync_wait sync/sync_pt dma_fence/dma_fence_init "
+     "dma_fence/dma_fence_signaled dma_fence/dma_fence_destroy"},
+    {"workq", "Kernel Workqueues",
+     "workqueue/workqueue_execute_start workqueue/workqueue_execute_end "
+     "workqueue/workqueue_queue_work workqueue/workqueue_activate_work"},
+    {"memreclaim", "Kernel Memory Reclaim",
+     "vmscan/mm_vmscan_direct_reclaim_begin vmscan/mm_vmscan_direct_reclaim_end "
+     "vmscan/mm_vmscan_kswapd_wake vmscan/mm_vmscan_kswapd_sleep "
+     "lowmemorykiller/lowmemory_kill oom/oom_score_adj_update"},
+    {"regulators", "Voltage and Current Regulators",
+     "regulator/regulator_enable regulator/regulator_disable "
+     "regulator/regulator_set_voltage regulator/regulator_set_voltage_complete"},
+    {"binder_driver", "Binder Kernel driver",
+     "binder/binder_transaction binder/binder_transaction_received "
+     "binder/binder_transaction_alloc_buf binder/binder_set_priority"},
+    {"binder_lock", "Binder global lock trace",
+     "binder/binder_lock binder/binder_locked binder/binder_unlock"},
+    {"pagecache", "Page cache",
+     "filemap/mm_filemap_add_to_page_cache "
+     "filemap/mm_filemap_delete_from_page_cache"},
+    {"memory", "Memory",
+     "kmem/rss_stat kmem/ion_heap_grow kmem/ion_heap_shrink"},
+    {"thermal", "Thermal event",
+     "thermal/thermal_temperature thermal/cdev_update"},
 };
 
 static const char *kernel_events(const char *cat)
@@ -53,6 +71,14 @@ static const char *kernel_events(const char *cat)
 }
 
 /* Names that go into the config and a device shell as they are. */
+const char *pfconfig_kernel_category(size_t i, const char **longname)
+{
+    if (i >= sizeof(kernel_cats) / sizeof(*kernel_cats))
+        return NULL;
+    *longname = kernel_cats[i].longname;
+    return kernel_cats[i].cat;
+}
+
 static int plain(const char *s, const char *extra)
 {
     if (!*s)

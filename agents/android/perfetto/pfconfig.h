@@ -37,6 +37,11 @@ enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats
                           struct pfconfig *cfg, struct dynbuf *dropped);
 void pfconfig_free(struct pfconfig *cfg);
 
+/* The i-th kernel category the config records as ftrace events (through
+ * traced_probes, which needs no adb root), its description in *longname;
+ * NULL past the last. */
+const char *pfconfig_kernel_category(size_t i, const char **longname);
+
 /* Append cfg's binary form to cmd as an `echo -n` argument of octal
  * escapes (\0NNN, which mksh's echo interprets): bytes for a device shell
  * whatever they are. */

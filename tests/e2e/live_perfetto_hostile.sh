@@ -8,7 +8,8 @@
 # stopped and its file removed from the device.  Before 38f1659 the live
 # feed fed the scan on past its error (no process tree seen yet: all held
 # back) and each piece wrote past its varint buffer: a crash, .tmp files
-# left, the session left recording.
+# left, the session left recording.  Followed, the junk also ends the
+# recording at once: without -t it would otherwise go on until a signal.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 start_adb_server
@@ -31,6 +32,16 @@ start_sim --perfetto-junk
 run_st 1 --perfetto -t 2 -o live.html -e "$SIM_SERIAL" sched gfx
 grep -q "^run tail -c +1 -f " "$SIM_LOG" || fail "the file was not followed"
 hostile "followed" live
+
+# -- without -t: the junk ends the recording (it would go on until a
+# signal, to fail at the end all the same)
+start_sim --perfetto-junk
+timeout 60 "$SYSTRACE" --perfetto -o untimed.html -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null
+rc=$?
+[ "$rc" = 1 ] || { cat err.txt; fail "untimed: exit $rc, expected 1 (124: it recorded on)"; }
+assert_contains err.txt "malformed Perfetto trace: a varint longer than 10 bytes"
+[ ! -e untimed.html ] || fail "untimed: a page was written"
+pf_no_session "untimed"
 
 # -- pulled after the stop (no tail -f on the device)
 start_sim --perfetto-junk --no-tail-follow

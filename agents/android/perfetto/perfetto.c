@@ -561,6 +561,8 @@ static int pf_ended(const struct atrace *a_)
     struct atrace *a = (struct atrace *)a_;     /* the op is a question; the loop is read */
     struct capture *c = a->c;
     struct pfrec *p = rec_of(a);
+    if (p->live && pflive_conversion_failed(p->live))
+        return 1;   /* recording on is of no use; the conversion's error is said at the end */
     if (!p->wait)
         return p->ended_early;
     enum st_err e = pfwait_read(p->wait, 0);

@@ -34,6 +34,7 @@ struct pflive {
     uint64_t got;               /* bytes kept and pushed */
     int ended;                  /* the thread stopped (the stream ended or broke) */
     atomic_int abort;
+    atomic_int conv_failed;     /* the conversion refused what came */
     char errtext[256];          /* tail's stderr */
     size_t nerr;
 };
@@ -64,8 +65,8 @@ static enum st_err take(struct pflive *l, const void *p, size_t n)
         return ST_EFORMAT;
     }
     enum st_err e = outfile_write(l->o, p, n);
-    if (!e)
-        ff_push(l->conv, p, n);
+    if (!e && ff_push(l->conv, p, n))
+        atomic_store(&l->conv_failed, 1);
     pthread_mutex_lock(&l->m);
     l->got += n;
     pthread_mutex_unlock(&l->m);
@@ -245,6 +246,11 @@ enum st_err pflive_fetch(struct pflive *l, char *why, size_t n)
 struct outfile *pflive_outfile(struct pflive *l)
 {
     return l->o;
+}
+
+int pflive_conversion_failed(struct pflive *l)
+{
+    return atomic_load(&l->conv_failed);
 }
 
 enum st_err pflive_convert_end(struct pflive *l, struct ff_result *res)

@@ -47,6 +47,10 @@ enum st_err pflive_start(struct capture *c, const char *path, struct tracewriter
 enum st_err pflive_fetch(struct pflive *l, char *why, size_t n);
 struct outfile *pflive_outfile(struct pflive *l);
 
+/* 1 once the conversion refused what the device sent (a malformed
+ * trace, a page that cannot be written): recording on is of no use. */
+int pflive_conversion_failed(struct pflive *l);
+
 /* End the conversion (ff_push_finish: its codes and res). */
 enum st_err pflive_convert_end(struct pflive *l, struct ff_result *res);
 

@@ -6,7 +6,13 @@
  * 4.8-4.13: preempted 0x1000; 4.14+: P 0x40, I 0x80, preempted 0x100, any
  * higher bit invalid "?"), unknown kernels read as 4.4.  A runnable task
  * prints "R" ("R+" preempted); letters are joined with '|' and, like
- * Perfetto's 4-byte buffer, cut at 3 characters.  Also GenericFtraceEvent,
+ * Perfetto's 4-byte buffer, cut at 3 characters.  The layout is that of
+ * the ctx's sched_* version: the trace reader gives it the trace's kernel,
+ * as Perfetto's sched importer does, so that Perfetto reading the page
+ * (which reads the letters by 4.4's table, kernel-free) finds the end state
+ * it finds in the trace; to_ftrace ignores the version (deviation: on 4.8+
+ * kernels the page's letters differ from to_ftrace's, e.g. 4.14+'s 0x80 is
+ * "I", not "K", and 0x100 "R+", not "W").  Also GenericFtraceEvent,
  * whose name and fields are carried in the message.
  */
 #include "pfevent_int.h"
@@ -21,7 +27,7 @@ enum {
 
 static int at_least(const struct pfevent_ctx *c, int major, int minor)
 {
-    int ma = c->kernel_major, mi = c->kernel_minor;
+    int ma = c->sched_major, mi = c->sched_minor;
     if (ma == 0 && mi == 0) {
         ma = 4;
         mi = 4;

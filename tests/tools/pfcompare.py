@@ -16,7 +16,8 @@ gives it reading the trace (its importer decodes by the kernel version):
 "R" and "R+" as they are, else the first two letters joined by '|' (the
 most the classic viewer reads), "?" where the end state is empty (an
 invalid state).  A switch that ends no slice (the first on each CPU) has
-its prev_state left out on both sides.
+its prev_state left out on both sides.  And an empty comm of a
+sched_switch or sched_wakeup is "<...>" in the page (to_ftrace: nothing).
 
   pfcompare.py TRACE OUTPUT        (OUTPUT: .html page or -j .json)
 Exit 0 equal, 1 different, 77 when the trace processor cannot run.
@@ -115,6 +116,15 @@ def page_lines(out):
     return [l for l in text.split('\n') if l.strip() and not l.startswith('#')]
 
 
+def no_comm(ev, args):
+    """The other deviation: an empty comm of a switch or wakeup is "<...>"."""
+    if ev == 'sched_switch':
+        return re.sub(r' (prev|next)_comm= ', r' \1_comm=<...> ', args)
+    if ev == 'sched_wakeup' and args.startswith(' comm= '):
+        return args.replace(' comm= ', ' comm=<...> ', 1)
+    return args
+
+
 def parse(lines, what):
     out = []
     for l in lines:
@@ -122,6 +132,8 @@ def parse(lines, what):
         if not m:
             sys.exit('%s: not an ftrace line: %r' % (what, l))
         name, tid, _tgid, cpu, ts, ev, args = m.groups()
+        if what == 'to_ftrace':
+            args = no_comm(ev, args)
         out.append(((int(tid), int(cpu), ts, ev, args.rstrip()), name.strip()))
     return out
 

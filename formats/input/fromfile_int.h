@@ -68,7 +68,11 @@ struct ff {
     /* perfetto (fromfile_pf.c) */
     const char *path;
     struct pftrace *pf;
-    int pf_dump_after;          /* no second pass (a pipe): the dump goes last */
+    int pf_dump_after;          /* no second pass (no spool): the dump goes last */
+    /* from a pipe: scanned as it arrives into a temporary file, converted
+     * from there at the end, after the dump */
+    int pf_spooling, pf_spool_fd;
+    char pf_spool_path[4096];
     /* ... or, pushed with FF_PUSH_HOLE: scanned as it arrives, the dump
      * written at the end into room kept before the text */
     int pf_live, pf_begun, pf_has_hole, pf_scan_failed;

@@ -9,7 +9,10 @@
  * quick first pass (process trees, new tasks and renames only; nothing is
  * formatted) over its own descriptor, gunzipping again if need
  * be, then the conversion proper from the main read loop.  From a pipe
- * there is no second look: the dump goes after the text, where the classic
+ * the trace is scanned as it arrives and copied to a temporary file
+ * (plat_tmpfile_open: bounded by disk, not memory, and gone when done),
+ * converted from there at the end, after the dump; where no temporary
+ * file can be made, the dump goes after the text, where the classic
  * viewer still reads it (Perfetto then names threads, not processes).
  * A trace pushed as it arrives (ff_push with FF_PUSH_HOLE, a recording
  * read while the device writes it) is scanned alongside the conversion
@@ -132,9 +135,75 @@ static enum st_err ff_pf_begin(struct ff *f)
         prescan(f, fd);
         close(fd);
         e = process_dump(f, f->pf);
+    } else if ((f->pf_spool_fd = plat_tmpfile_open(f->pf_spool_path,
+                                                   sizeof(f->pf_spool_path))) >= 0) {
+        f->pf_spooling = 1;
+        return ST_OK;       /* the text begins in spool_convert */
     } else
         f->pf_dump_after = 1;
     return e ? e : text_begin(f);
+}
+
+/* ---- a trace from a pipe: spooled, then converted after its dump ------- */
+
+static enum st_err spool_write(struct ff *f, const unsigned char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(f->pf_spool_fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            snprintf(f->res->detail, sizeof(f->res->detail), "cannot copy the Perfetto "
+                     "trace from the pipe to a temporary file: %s", strerror(errno));
+            return ST_EIO;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return ST_OK;
+}
+
+static enum st_err spool_feed(struct ff *f, const void *p, size_t n)
+{
+    if (!f->pf_scan_failed && pftrace_scan_feed(f->pf, p, n))
+        f->pf_scan_failed = 1;      /* the conversion reports what is wrong */
+    return spool_write(f, p, n);
+}
+
+/* The dump of what the scan found, the text part, then the spooled trace
+ * through the conversion. */
+static enum st_err spool_convert(struct ff *f)
+{
+    pftrace_scan_finish(f->pf);
+    enum st_err e = process_dump(f, f->pf);
+    if (!e)
+        e = text_begin(f);
+    unsigned char *buf = e ? NULL : malloc(SCAN_CHUNK);
+    if (!e && !buf)
+        e = ST_ENOMEM;
+    for (uint64_t off = 0; !e;) {
+        ssize_t r = plat_pread(f->pf_spool_fd, buf, SCAN_CHUNK, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            snprintf(f->res->detail, sizeof(f->res->detail), "cannot read back the "
+                     "temporary copy of the Perfetto trace: %s", strerror(errno));
+            e = ST_EIO;
+        }
+        if (r <= 0)
+            break;
+        off += (uint64_t)r;
+        e = pftrace_feed(f->pf, buf, (size_t)r);
+    }
+    free(buf);
+    return e;
+}
+
+static void spool_done(struct ff *f)
+{
+    if (f->pf_spooling)
+        plat_tmpfile_done(f->pf_spool_fd, f->pf_spool_path);
+    f->pf_spooling = 0;
 }
 
 /* ---- a trace converted as it arrives (ff_push with FF_PUSH_HOLE) ------- */
@@ -209,6 +278,8 @@ static enum st_err pf_error(struct ff *f, enum st_err e)
 
 static enum st_err ff_pf_feed(struct ff *f, const void *p, size_t n)
 {
+    if (f->pf_spooling)
+        return spool_feed(f, p, n);
     int held = 0;
     enum st_err le = f->pf_scan ? live_feed(f, p, n, &held) : ST_OK;
     if (le || held)
@@ -249,6 +320,12 @@ static enum st_err ff_pf_finish(struct ff *f)
         if (e)
             return pf_error(f, e);
     }
+    if (f->pf_spooling) {
+        enum st_err e = spool_convert(f);
+        spool_done(f);
+        if (e)
+            return pf_error(f, e);
+    }
     enum st_err e = pftrace_finish(f->pf);
     if (e == ST_ETRUNCATED) {
         f->res->truncated = 1;
@@ -269,6 +346,7 @@ static enum st_err ff_pf_finish(struct ff *f)
 
 static void ff_pf_free(struct ff *f)
 {
+    spool_done(f);
     pftrace_free(f->pf);
     pftrace_free(f->pf_scan);
     dynbuf_free(&f->pf_pending);

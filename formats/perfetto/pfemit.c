@@ -55,11 +55,14 @@ void pf_uname(struct pftrace *t, const uint8_t *p, size_t n)
             else if (g.num == 3 && g.wire == PB_LEN)
                 rel = (const char *)g.p, rn = g.len;
         }
-        /* Perfetto v58's to_ftrace prints prev_state as for a kernel of
-         * unknown version (the 4.4 letters), whatever the trace's utsname
-         * says (measured: the corpus trace, kernel 4.19): the text follows
-         * to_ftrace, so the version is noted and not used. */
-        (void)sys, (void)sn, (void)rel, (void)rn;
+        /* prev_state's letters follow the kernel version, as Perfetto's
+         * sched importer decodes them (to_ftrace does not: it prints the
+         * 4.4 letters whatever the version); gfp_flags stay to_ftrace's. */
+        struct pfevent_ctx k;
+        memset(&k, 0, sizeof(k));
+        pfevent_ctx_uname(&k, sys, sn, rel, rn);
+        t->ev.sched_major = k.sched_major;
+        t->ev.sched_minor = k.sched_minor;
         t->have_uname = 1;
     }
 }

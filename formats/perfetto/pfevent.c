@@ -96,7 +96,7 @@ void pfevent_ctx_uname(struct pfevent_ctx *c, const char *sysname, size_t sysnam
     uint32_t v[2] = {0, 0};
     size_t i = 0;
 
-    c->kernel_major = c->kernel_minor = 0;
+    c->kernel_major = c->kernel_minor = c->sched_major = c->sched_minor = 0;
     if (sysname_len != 5 || memcmp(sysname, "Linux", 5) != 0)
         return;
     /* "MAJOR.MINOR[.rest]": both parts all digits, as Perfetto's
@@ -117,6 +117,6 @@ void pfevent_ctx_uname(struct pfevent_ctx *c, const char *sysname, size_t sysnam
             i++;
         }
     }
-    c->kernel_major = (int)v[0];
-    c->kernel_minor = (int)v[1];
+    c->kernel_major = c->sched_major = (int)v[0];
+    c->kernel_minor = c->sched_minor = (int)v[1];
 }

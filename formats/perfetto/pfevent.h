@@ -26,9 +26,14 @@
  * version and prints every trace with 4.4's layout (its importer's sched
  * table does use the version: 0x80 is "I" on 4.14+, to_ftrace prints "K").
  * Leave 0,0 for text byte-equal to to_ftrace; set it (pfevent_ctx_uname)
- * for the letters the kernel itself would print. */
+ * for the letters the kernel itself would print.  sched_* alone decides
+ * prev_state: the trace reader sets only it, so that Perfetto (and the
+ * classic viewer) reading the page give each CPU slice the end state
+ * Perfetto's sched importer gives it reading the trace, while gfp_flags
+ * stay to_ftrace's. */
 struct pfevent_ctx {
     int kernel_major, kernel_minor;     /* SystemInfo.utsname; 0,0 unknown */
+    int sched_major, sched_minor;       /* prev_state's layout; 0,0 unknown (4.4) */
     /* Optional (NULL: none): the kernel symbol interned under IID
      * (InternedData.kernel_symbols, field 26, of the event's packet
      * sequence), NULL if not known; *len its length.  Perfetto prints it
@@ -37,9 +42,9 @@ struct pfevent_ctx {
     void *ksym_arg;
 };
 
-/* Sets the kernel version from SystemInfo.utsname's sysname and release the
- * way Perfetto does ("Linux", "5.10.43-android12-..." -> 5,10); anything
- * else leaves 0,0 (unknown, which Perfetto reads as 4.4). */
+/* Sets the kernel version (kernel_* and sched_*) from SystemInfo.utsname's
+ * sysname and release the way Perfetto does ("Linux", "5.10.43-android12-..."
+ * -> 5,10); anything else leaves 0,0 (unknown, which Perfetto reads as 4.4). */
 void pfevent_ctx_uname(struct pfevent_ctx *c, const char *sysname, size_t sysname_len,
                        const char *release, size_t release_len);
 

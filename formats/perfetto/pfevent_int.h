@@ -14,6 +14,8 @@
 #define PFEVENT_PRINT_ID 3u
 #define PFEVENT_SCHED_SWITCH_ID 4u
 #define PFEVENT_MAX_FIELDS 32u      /* Perfetto ignores field numbers above */
+/* The name written for an empty comm (pfevent_sched.c's put_comm). */
+#define PFEVENT_NO_COMM "<...>"
 
 struct pfw {
     const struct pfevent_ctx *c;

@@ -6,7 +6,15 @@
  * 4.8-4.13: preempted 0x1000; 4.14+: P 0x40, I 0x80, preempted 0x100, any
  * higher bit invalid "?"), unknown kernels read as 4.4.  A runnable task
  * prints "R" ("R+" preempted); letters are joined with '|' and, like
- * Perfetto's 4-byte buffer, cut at 3 characters.  Also GenericFtraceEvent,
+ * Perfetto's 4-byte buffer, cut at 3 characters.  The layout is that of
+ * the ctx's sched_* version: the trace reader gives it the trace's kernel,
+ * as Perfetto's sched importer does, so that Perfetto reading the page
+ * (which reads the letters by 4.4's table, kernel-free) finds the end state
+ * it finds in the trace; to_ftrace ignores the version (deviation: on 4.8+
+ * kernels the page's letters differ from to_ftrace's, e.g. 4.14+'s 0x80 is
+ * "I", not "K", and 0x100 "R+", not "W").  A switch's or a
+ * wakeup's empty comm is written "<...>" (to_ftrace: nothing), which both
+ * viewers accept.  Also GenericFtraceEvent,
  * whose name and fields are carried in the message.
  */
 #include "pfevent_int.h"
@@ -21,7 +29,7 @@ enum {
 
 static int at_least(const struct pfevent_ctx *c, int major, int minor)
 {
-    int ma = c->kernel_major, mi = c->kernel_minor;
+    int ma = c->sched_major, mi = c->sched_minor;
     if (ma == 0 && mi == 0) {
         ma = 4;
         mi = 4;
@@ -99,6 +107,21 @@ static void put_comm(struct pfw *w, const char *key, const char *s, size_t n)
     pfw_arg(w, key, &v);
 }
 
+/* A switch's empty comm is written "<...>", as the kernel writes a comm it
+ * does not know (deviation: to_ftrace writes nothing): the classic viewer's
+ * sched_switch pattern needs one character at least, and it drops a switch
+ * it cannot match ("Malformed sched_switch event") with its CPU slices;
+ * Perfetto reads "<...>" as any name.  (sched_waking, which the classic
+ * viewer does not read, keeps to_ftrace's text.) */
+static void put_switch_comm(struct pfw *w, const char *key, const char *s, size_t n)
+{
+    if (!s || !n) {
+        s = PFEVENT_NO_COMM;
+        n = sizeof(PFEVENT_NO_COMM) - 1;
+    }
+    put_comm(w, key, s, n);
+}
+
 /* " key=" as one literal: the compact sched events are most of a trace,
  * and pfw_arg's strlen and checks per number showed in its profile. */
 static void put_num_lit(struct pfw *w, const char *kv, size_t kvn, int64_t n)
@@ -111,14 +134,14 @@ static void put_num_lit(struct pfw *w, const char *kv, size_t kvn, int64_t n)
 static void put_switch(struct pfw *w, const struct sw *s)
 {
     char st[4];
-    put_comm(w, "prev_comm", s->pc, s->pcn);
+    put_switch_comm(w, "prev_comm", s->pc, s->pcn);
     put_num(w, "prev_pid", s->ppid);
     put_num(w, "prev_prio", s->pprio);
     pfevent_task_state(w->c, s->state, st);
     pfw_str(w, " prev_state=");
     pfw_str(w, st);
     pfw_str(w, " ==>");
-    put_comm(w, "next_comm", s->nc, s->ncn);
+    put_switch_comm(w, "next_comm", s->nc, s->ncn);
     put_num(w, "next_pid", s->npid);
     put_num(w, "next_prio", s->nprio);
 }

@@ -34,6 +34,8 @@ enum {
     S_HEX3,     /* " name=" zero-padded hex, 3 digits */
     S_HEX4,     /* " name=" zero-padded hex, 4 digits */
     S_HEXBUF,   /* " [" bytes as hex joined by '-' "]" */
+    S_COMM,     /* as S_ARG, an empty string written PFEVENT_NO_COMM (to_ftrace:
+                 * nothing), which the classic viewer's sched_wakeup needs */
 };
 
 struct step {
@@ -50,7 +52,7 @@ struct special {
 #define END {0, 0, NULL}
 
 static const struct step sched_wakeup[] = {
-    {S_ARG, 1, NULL}, {S_ARG, 2, NULL}, {S_ARG, 3, NULL}, {S_CPU3, 5, NULL}, END};
+    {S_COMM, 1, NULL}, {S_ARG, 2, NULL}, {S_ARG, 3, NULL}, {S_CPU3, 5, NULL}, END};
 static const struct step clock_set_rate[] = {
     T(" "), {S_VAL, 1, NULL}, {S_ARG, 2, NULL}, {S_ARG, 3, NULL}, END};
 static const struct step clock_onoff[] = {{S_VAL, 1, NULL}, {S_ARG, 2, NULL}, {S_ARG, 3, NULL}, END};
@@ -187,6 +189,13 @@ static void run_step(struct pfw *w, const struct pfev *e, const struct step *s)
     switch (s->op) {
     case S_ARG:
         pfw_arg(w, s->text ? s->text : pfevent_str(pfevent_field(e->d, s->field)->name), &v);
+        break;
+    case S_COMM:
+        if (v.kind == PFV_STR && !v.n) {
+            v.s = PFEVENT_NO_COMM;
+            v.n = sizeof(PFEVENT_NO_COMM) - 1;
+        }
+        pfw_arg(w, pfevent_str(pfevent_field(e->d, s->field)->name), &v);
         break;
     case S_VAL: pfw_value(w, &v); break;
     case S_U32: pfw_uint(w, (uint32_t)as_u64(&v)); break;

@@ -16,9 +16,9 @@
  * previous switch on the CPU (the first compact switch of each CPU is
  * dropped, as Perfetto drops it); a compact waking is charged to the task
  * running on its CPU.  ProcessTree, task_newtask/task_rename and the comms
- * name threads (pfnames.h).  SystemInfo.utsname is read but its kernel
- * version not used: v58's to_ftrace prints prev_state as for an unknown
- * kernel, and the text follows to_ftrace (pfemit.c, pfevent.h).
+ * name threads (pfnames.h).  SystemInfo.utsname's kernel version decides
+ * prev_state's letters, as in Perfetto's sched importer (deviation: v58's
+ * to_ftrace prints them as for an unknown kernel; pfevent_sched.c).
  *
  * Order: events go through a windowed sort (pfsort.h, about 32 MB) and
  * come out in timestamp order, as Perfetto sorts them; state (names, the

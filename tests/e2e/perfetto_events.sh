@@ -7,7 +7,9 @@
 # prev_state bits on each kernel layout, compact sched, print bodies, generic
 # events, gfp_flags, interned kernel symbols), a benchmark trace of
 # tests/tools/pfgen, and the real trace of the corpus.  For each, "TS NAME:BODY" of every event equals what
-# `select ts, to_ftrace(id) from ftrace_event` gives after the line prefix.
+# `select ts, to_ftrace(id) from ftrace_event` gives after the line prefix,
+# but for an empty comm of sched_switch or sched_wakeup, written "<...>"
+# (which the classic viewer needs; to_ftrace writes nothing).
 # With the kernel version applied (pfbody -k), prev_state letters agree with
 # Perfetto's own sched table (end_state), which honours the version.
 . "$TOP/tests/lib.sh"
@@ -34,7 +36,13 @@ with open(sys.argv[2], newline='', encoding='utf-8', errors='surrogateescape') a
         m = prefix.search(line)
         if not m:
             sys.exit('unexpected to_ftrace line: %r' % line)
-        theirs.append('%s %s' % (ts, line[m.end():].replace('\n', '\\n')))
+        body = line[m.end():].replace('\n', '\\n')
+        # the one deviation: an empty comm of a switch or wakeup is "<...>"
+        if body.startswith('sched_switch: '):
+            body = re.sub(r' (prev|next)_comm= ', r' \1_comm=<...> ', body)
+        elif body.startswith('sched_wakeup: comm= '):
+            body = body.replace(' comm= ', ' comm=<...> ', 1)
+        theirs.append('%s %s' % (ts, body))
 a, b = collections.Counter(ours), collections.Counter(theirs)
 if not ours or a != b:
     for l in sorted((a - b).elements())[:20]:

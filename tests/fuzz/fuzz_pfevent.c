@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     uint32_t id = (uint32_t)data[0] << 8 | data[1];
     struct pfevent_ctx c = {.kernel_major = data[2] >> 4, .kernel_minor = data[2] & 15,
+                            .sched_major = data[2] >> 4, .sched_minor = data[2] & 15,
                             .ksym = sym};
     const uint8_t *msg = data + 3;
     size_t len = size - 3;

@@ -37,7 +37,7 @@ static void sfield(struct msg *m, uint32_t num, const char *s, size_t n)
     m->n += n;
 }
 
-static const struct pfevent_ctx k44 = {0, 0, NULL, NULL};
+static const struct pfevent_ctx k44 = {0, 0, 0, 0, NULL, NULL};
 
 /* The body of event ID with context C, as a string owned by the caller. */
 static char *body(const struct pfevent_ctx *c, uint32_t id, const struct msg *m)
@@ -169,7 +169,7 @@ static void test_prev_state(void **state)
         {5, 10, 0x200, "?"}, {4, 14, 0x82, "D|I"}, {3, 18, 0x800, "R+"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct pfevent_ctx c = {cases[i].major, cases[i].minor, NULL, NULL};
+        struct pfevent_ctx c = {0, 0, cases[i].major, cases[i].minor, NULL, NULL};
         char buf[4];
         pfevent_task_state(&c, cases[i].raw, buf);
         assert_string_equal(buf, cases[i].want);
@@ -186,21 +186,21 @@ static void test_prev_state(void **state)
     EXPECT_BODY(&k44, 4, &m, " prev_comm=a b prev_pid=4294967295 prev_prio=120 prev_state=S"
                              " ==> next_comm=c next_pid=11 next_prio=100");
     memset(&m, 0, sizeof m);        /* Perfetto always has all seven */
-    EXPECT_BODY(&k44, 4, &m, " prev_comm= prev_pid=0 prev_prio=0 prev_state=R"
-                             " ==> next_comm= next_pid=0 next_prio=0");
+    EXPECT_BODY(&k44, 4, &m, " prev_comm=<...> prev_pid=0 prev_prio=0 prev_state=R"
+                             " ==> next_comm=<...> next_pid=0 next_prio=0");
 }
 
 static void test_compact(void **state)
 {
     (void)state;
     struct dynbuf b;
-    struct pfevent_ctx c510 = {5, 10, NULL, NULL};
+    struct pfevent_ctx c510 = {5, 10, 5, 10, NULL, NULL};
     struct pf_switch s = {"Render Thread", 501, 98, 0x80, NULL, 0, 120};
     struct pf_waking w = {"surfaceflinger", 502, 98, 3};
     dynbuf_init(&b, 4096);
     assert_int_equal(pfevent_sched_switch(&c510, &s, &b), ST_OK);
     assert_string_equal(dynbuf_str(&b), " prev_comm=Render Thread prev_pid=501 prev_prio=98"
-                                        " prev_state=I ==> next_comm= next_pid=0 next_prio=120");
+                                        " prev_state=I ==> next_comm=<...> next_pid=0 next_prio=120");
     dynbuf_reset(&b);
     assert_int_equal(pfevent_sched_waking(&k44, &w, &b), ST_OK);
     assert_string_equal(dynbuf_str(&b), " comm=surfaceflinger pid=502 prio=98 target_cpu=3");
@@ -221,7 +221,7 @@ static void test_gfp(void **state)
         {3, 4, 0xd0, " gfp_flags=GFP_KERNEL|GFP_NOTRACK"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct pfevent_ctx c = {cases[i].major, cases[i].minor, NULL, NULL};
+        struct pfevent_ctx c = {cases[i].major, cases[i].minor, 0, 0, NULL, NULL};
         struct msg m = {{0}, 0};
         vfield(&m, 3, cases[i].flags);      /* mm_vmscan_direct_reclaim_begin */
         EXPECT_BODY(&c, 46, &m, cases[i].want);
@@ -240,7 +240,7 @@ static const char *sym(void *arg, uint64_t iid, size_t *len)
 static void test_kernel_symbols(void **state)
 {
     (void)state;
-    struct pfevent_ctx c = {0, 0, sym, NULL};
+    struct pfevent_ctx c = {0, 0, 0, 0, sym, NULL};
     struct msg m = {{0}, 0};
     vfield(&m, 1, 12);                      /* sched_blocked_reason */
     vfield(&m, 2, 7);
@@ -305,11 +305,13 @@ static void test_uname(void **state)
         {"Linux", "x.1", 0, 0}, {"Linux", "5.", 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct pfevent_ctx c = {9, 9, NULL, NULL};
+        struct pfevent_ctx c = {9, 9, 9, 9, NULL, NULL};
         pfevent_ctx_uname(&c, cases[i].sys, strlen(cases[i].sys), cases[i].rel,
                           strlen(cases[i].rel));
         assert_int_equal(c.kernel_major, cases[i].major);
         assert_int_equal(c.kernel_minor, cases[i].minor);
+        assert_int_equal(c.sched_major, cases[i].major);
+        assert_int_equal(c.sched_minor, cases[i].minor);
     }
 }
 

@@ -108,7 +108,7 @@ int commit_trace_events(const struct st_options *o, struct tevents *t)
         return EXIT_ERROR;
     }
     const struct tevents_stats *st = tevents_stats(t);
-    if (!st->lines && !o->quiet)
+    if (!st->lines && !st->events && !o->quiet)
         fprintf(stderr, "systrace: warning: %s: no ftrace text to convert; it holds no "
                         "events\n", o->trace_events);
     if (st->dropped && !o->quiet)

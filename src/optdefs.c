@@ -104,7 +104,9 @@ const struct optdef st_optdefs[] = {
      "warning, as captures cut it. Refused (exit 1, no output): input without a single "
      "trace event, which would be a blank page; a text line longer than 64 MB before any "
      "trace event, a JSON string or run of blanks longer than 64 MB; invalid JSON (the message names the byte, counted from 0); a Perfetto trace "
-     "without ftrace events (open it in ui.perfetto.dev). JSON cut short is closed after "
+     "with neither ftrace events nor track events (open it in ui.perfetto.dev; track "
+     "events and descriptors become trace-event JSON beside the ftrace text, kinds not "
+     "converted are counted in a note). JSON cut short is closed after "
      "its last complete event, a Perfetto trace cut short keeps its complete packets "
      "(exit 3)."},
     {"open", 0, "perfetto", OPT_OPEN, SEC_GENERAL, OPTF_OPTARG,

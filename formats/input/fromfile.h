@@ -50,7 +50,7 @@ struct ff_result {
     uint64_t text_bytes;    /* trace text written */
     uint64_t cut_lines;     /* lines cut to LCUT_MAX (linecut.h) */
     char detail[320];       /* what is wrong, without the file name */
-    char note[320];         /* worth saying though converted (may be "") */
+    char note[1024];        /* worth saying though converted (may be "") */
 };
 
 /* Convert path ("-": standard input) into the open writer w (parts are

@@ -79,6 +79,11 @@ struct ff {
     struct pftrace *pf_scan;
     struct dynbuf pf_pending;   /* held back until the room is sized */
     struct tw_hole pf_hole;
+    /* its other data as trace events, spooled (fromfile_pfev.c) */
+    int pfev_open, pfev_fd;
+    char pfev_path[4096];
+    struct dynbuf pfev_buf;
+    uint64_t pfev_bytes;
 };
 
 /* The ftrace chain: decoder -> thread -> flags -> repair -> guard -> part. */
@@ -93,6 +98,12 @@ void ff_chain_free(struct ff *f);
 enum st_err ff_verbatim_begin(struct ff *f, const char *name);
 enum st_err ff_verbatim_write(struct ff *f, const void *p, size_t n);
 enum st_err ff_verbatim_end(struct ff *f);
+
+/* A Perfetto trace's other data (fromfile_pfev.c): spooled from pf's
+ * conversion, then written as a traceEvents part (none if empty). */
+enum st_err ff_pfev_open(struct ff *f, struct pftrace *pf);
+enum st_err ff_pfev_part(struct ff *f);
+void ff_pfev_free(struct ff *f);
 
 /* Reading (fromfile_read.c): path, or "-" for standard input; every chunk
  * goes to input().  A method trace is converted there instead (method is

@@ -120,6 +120,9 @@ static enum st_err ff_pf_begin(struct ff *f)
     f->pf = pftrace_new();
     if (!f->pf)
         return ST_ENOMEM;
+    enum st_err ee = ff_pfev_open(f, f->pf);
+    if (ee)
+        return ee;
     if (f->pf_live) {       /* the page begins in live_open */
         pftrace_set_live(f->pf);
         f->pf_scan = pftrace_new();
@@ -311,6 +314,16 @@ static void notes(struct ff *f)
                              "trace's clock as Perfetto does");
     note(f, st->big_skipped, "packets over 8 MB were skipped unread (ftrace data never comes "
                              "in packets that big)");
+    char other[sizeof(f->res->note)];
+    pftev_note(pftrace_events(f->pf), other, sizeof(other));
+    size_t at = strlen(f->res->note), cap = sizeof(f->res->note);
+    if (other[0] && at + 3 < cap) {     /* cut at the note's end, as note() cuts */
+        if (at)
+            memcpy(f->res->note + at, "; ", 2), at += 2;
+        size_t k = strlen(other) < cap - at - 1 ? strlen(other) : cap - at - 1;
+        memcpy(f->res->note + at, other, k);
+        f->res->note[at + k] = '\0';
+    }
 }
 
 static enum st_err ff_pf_finish(struct ff *f)
@@ -340,8 +353,10 @@ static enum st_err ff_pf_finish(struct ff *f)
     if ((e = tw_end(f->w)))
         return e;
     if (f->pf_has_hole)
-        return live_dump(f);
-    return f->pf_dump_after ? process_dump(f, f->pf) : ST_OK;
+        e = live_dump(f);
+    else if (f->pf_dump_after)
+        e = process_dump(f, f->pf);
+    return e ? e : ff_pfev_part(f);
 }
 
 static void ff_pf_free(struct ff *f)
@@ -350,6 +365,7 @@ static void ff_pf_free(struct ff *f)
     pftrace_free(f->pf);
     pftrace_free(f->pf_scan);
     dynbuf_free(&f->pf_pending);
+    ff_pfev_free(f);
     f->pf = f->pf_scan = NULL;
 }
 

@@ -71,6 +71,7 @@ void pftrace_free(struct pftrace *t)
     pfnames_free(t->names);
     pfsort_free(t->sort);
     pfksym_free(t->ksym);
+    pftev_free(t->tev);
     free(t->cpu);
     free(t->istr);
     free(t->ilen);
@@ -342,7 +343,7 @@ static enum st_err compressed(struct pftrace *t, const uint8_t *p, size_t n, int
 }
 
 /* Packets of data sources other than ftrace, for the message about a
- * trace without ftrace events. */
+ * trace with nothing converted. */
 static const struct {
     uint8_t kind;
     uint16_t num;
@@ -358,11 +359,24 @@ static void count_kind(struct pftrace *t, uint32_t num)
             t->kinds[kinds_of[i].kind]++;
 }
 
+static void other(struct pftrace *t, uint32_t num)
+{
+    count_kind(t, num);
+    if (t->tev && !t->scanning)
+        pftev_other(t->tev, num);
+}
+
 struct pf_pkt {
     uint64_t ts, seq, flags, cleared;
+    int tev;                    /* fields for pftev */
     const uint8_t *bundle, *tree, *sys, *comp, *interned;
     size_t bn, tn, sn, cn, in;
 };
+
+/* Sequence flags (bit 0: SEQ_INCREMENTAL_STATE_CLEARED) clear interned
+ * state whatever the packet holds. */
+static enum st_err events(struct pftrace *t, const struct pf_pkt *k, const uint8_t *p,
+                          size_t n);
 
 static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int depth)
 {
@@ -381,6 +395,7 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
             k.flags = f.v;
         else if (f.num == 41 && f.wire == PB_VARINT)
             k.cleared = f.v;
+        k.tev |= pftev_wants(f.num);
         if (f.wire != PB_LEN)
             continue;
         if (f.num == 1)
@@ -394,7 +409,7 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
         else if (f.num == 12)
             k.interned = f.p, k.in = f.len;
         else
-            count_kind(t, f.num);
+            other(t, f.num);
     }
     if (r)
         return malformed(t, "a packet");
@@ -416,9 +431,20 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
         e = bundle(t, k.bundle, k.bn);
     if (!e && k.bundle && t->scanning)
         e = pf_scan_bundle(t, k.bundle, k.bn);
+    if (!e && t->tev && !t->scanning && (k.tev || k.cleared || (k.flags & 1)))
+        e = events(t, &k, p, n);
     if (!e && k.comp)
         e = compressed(t, k.comp, k.cn, depth);
     return e;
+}
+
+static enum st_err events(struct pftrace *t, const struct pf_pkt *k, const uint8_t *p,
+                          size_t n)
+{
+    struct pftev_pkt tk = {.ts = k->ts, .flags = k->flags, .cleared = k->cleared,
+                           .seq = (uint32_t)k->seq};
+    enum st_err e = pftev_packet(t->tev, &tk, p, n);
+    return e ? pf_fail(t, e, "writing the trace events: %s", st_strerror(e)) : ST_OK;
 }
 
 /* ---- framing ------------------------------------------------------------ */
@@ -541,6 +567,18 @@ void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx)
     t->wctx = ctx;
 }
 
+enum st_err pftrace_set_events(struct pftrace *t, st_write_fn write, void *ctx)
+{
+    pftev_free(t->tev);
+    t->tev = pftev_new(write, ctx);
+    return t->tev ? ST_OK : ST_ENOMEM;
+}
+
+const struct pftev *pftrace_events(const struct pftrace *t)
+{
+    return t->tev;
+}
+
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n)
 {
     if (t->scanning)
@@ -564,10 +602,13 @@ static enum st_err no_ftrace(struct pftrace *t)
     if (!at)
         snprintf(holds, sizeof(holds), "%llu packets of other data",
                  (unsigned long long)t->st.packets);
-    return pf_fail(t, ST_ENOTRACE, "a Perfetto trace without ftrace events (it holds %s%s): "
-                   "systrace shows only ftrace data; open it in Perfetto UI, "
-                   "https://ui.perfetto.dev", holds,
-                   t->bundles ? ", and ftrace bundles with no events in them" : "");
+    char why[200] = "";
+    if (t->tev)     /* what of it could not be shown */
+        pftev_note(t->tev, why, sizeof(why));
+    return pf_fail(t, ST_ENOTRACE, "a Perfetto trace with nothing systrace shows (it holds "
+                   "%s%s%s%s): open it in Perfetto UI, https://ui.perfetto.dev", holds,
+                   t->bundles ? ", and ftrace bundles with no events in them" : "",
+                   why[0] ? "; " : "", why);
 }
 
 enum st_err pftrace_finish(struct pftrace *t)
@@ -584,7 +625,7 @@ enum st_err pftrace_finish(struct pftrace *t)
                        "%llu of the data): kept the %llu complete packets before it",
                        (unsigned long long)t->st.packets + 1,
                        (unsigned long long)t->pkt_start, (unsigned long long)t->st.packets);
-    if (!t->st.lines)
+    if (!t->st.lines && (!t->tev || !pftev_stats(t->tev)->events))
         return no_ftrace(t);
     return ST_OK;
 }

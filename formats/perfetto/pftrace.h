@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include "lib/error.h"
 #include "lib/sink.h"
+#include "pftev.h"
 
 #define PFTRACE_PACKET_MAX ((size_t)8 << 20)
 #define PFTRACE_INFLATE_MAX ((size_t)16 << 20)
@@ -64,6 +65,10 @@ void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx);
  * the sort window allows, so little is left for pftrace_finish
  * (pfsort_set_eager; the same window for events that arrive late). */
 void pftrace_set_live(struct pftrace *t);
+/* Packets of other data (track events, descriptors: pftev.h) as
+ * trace-event JSON objects to write, beside the lines; without this
+ * they are only counted. */
+enum st_err pftrace_set_events(struct pftrace *t, st_write_fn write, void *ctx);
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n);
 enum st_err pftrace_finish(struct pftrace *t);
 
@@ -84,6 +89,9 @@ struct pftrace_stats {
     uint64_t other_clock;       /* bundles timed by a non-boot ftrace clock */
 };
 const struct pftrace_stats *pftrace_stats(const struct pftrace *t);
+
+/* The trace-event writer's counts and note (NULL: not asked for). */
+const struct pftev *pftrace_events(const struct pftrace *t);
 
 /* What went wrong, or for a trace without ftrace events what it holds. */
 const char *pftrace_detail(const struct pftrace *t);

@@ -13,6 +13,7 @@
 #include "pfksym.h"
 #include "pfnames.h"
 #include "pfsort.h"
+#include "pftev.h"
 #include "pftrace.h"
 #include "lib/printf.h"
 
@@ -77,6 +78,7 @@ struct pftrace {
     st_write_fn write;
     void *wctx;
     uint64_t kinds[8];          /* packets of other data sources, for a message */
+    struct pftev *tev;          /* their trace events, when asked for */
     uint64_t bundles;
     struct pftrace_stats st;
     char detail[320];

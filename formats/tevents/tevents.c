@@ -129,6 +129,8 @@ static enum st_err one_line(struct tevents *t, const char *p, size_t n)
 enum st_err tevents_feed(struct tevents *t, const void *buf, size_t n)
 {
     const char *p = buf, *end = p + n;
+    if (t->mode == TEV_JSON)
+        return tev_pass_feed(t, buf, n);
     while (p < end && !t->err && t->mode != TEV_NONE) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -156,7 +158,10 @@ void tevents_begin_part(struct tevents *t, const char *name)
     dynbuf_reset(&t->line);
     t->skipping = 0;
     t->mode = !strcmp(name, "systemTraceEvents") ? TEV_FTRACE
-              : !strcmp(name, "androidProcessDump") ? TEV_PSDUMP : TEV_NONE;
+              : !strcmp(name, "androidProcessDump") ? TEV_PSDUMP
+              : !strcmp(name, "traceEvents") ? TEV_JSON : TEV_NONE;
+    if (t->mode == TEV_JSON)
+        tev_pass_begin(t);
     psdump_init(&t->ps);
     if (t->mode == TEV_FTRACE) {
         tev_open_json(t);

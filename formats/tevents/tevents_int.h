@@ -84,7 +84,16 @@ struct tev_cpu {
     uint64_t start;
 };
 
-enum tev_mode { TEV_NONE, TEV_FTRACE, TEV_PSDUMP };
+enum tev_mode { TEV_NONE, TEV_FTRACE, TEV_PSDUMP, TEV_JSON };
+
+/* A traceEvents part being copied (tevents_pass.c). */
+struct tev_pass {
+    int depth, in_str, esc, keying, in_elem;
+    int arr;                /* depth of the event array; 0 not yet, -1 done */
+    char root;
+    char key[16];
+    size_t klen;
+};
 
 struct tevents {
     struct text_sink out;
@@ -110,7 +119,12 @@ struct tevents {
     struct dynbuf ev;       /* the event being composed */
     int ev_bad;             /* an append to ev failed: drop the event */
     struct tevents_stats st;
+    struct tev_pass pass;
 };
+
+/* tevents_pass.c: a traceEvents part's events copied as they are. */
+void tev_pass_begin(struct tevents *t);
+enum st_err tev_pass_feed(struct tevents *t, const char *p, size_t n);
 
 /* tevents_emit.c */
 enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what);

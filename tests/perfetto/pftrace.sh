@@ -139,10 +139,12 @@ open(sys.argv[2], 'wb').write(data[:keep])
 PY
 $CMP complete.perfetto-trace cut.html || fail "truncated: not every complete packet"
 
-# no ftrace events: one line naming the file and what it holds, no page
+# nothing to show (no ftrace, track events on no track): one line naming
+# the file, what it holds and why none of it is shown, no page
 encode "$DATA/noftrace.textproto" app.perfetto-trace
 run_st 1 --from-file app.perfetto-trace -o app.html
-assert_contains err.txt "app.perfetto-trace: a Perfetto trace without ftrace events (it holds 2 track events"
+assert_contains err.txt "app.perfetto-trace: a Perfetto trace with nothing systrace shows (it holds 2 track events"
+assert_contains err.txt "2 track events on no track (left out)"
 assert_contains err.txt "https://ui.perfetto.dev"
 [ "$(grep -c . err.txt)" = 1 ] || fail "no ftrace: more than one line"
 [ ! -e app.html ] || fail "no ftrace: a page was written"

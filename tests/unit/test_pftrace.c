@@ -248,7 +248,7 @@ static void test_no_ftrace(void **state)
     packet(&in, 11, &body);
     char detail[320];
     assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_ENOTRACE);
-    assert_non_null(strstr(detail, "without ftrace events (it holds 2 track events)"));
+    assert_non_null(strstr(detail, "with nothing systrace shows (it holds 2 track events)"));
     assert_non_null(strstr(detail, "https://ui.perfetto.dev"));
     dynbuf_free(&in);
     dynbuf_free(&out);

@@ -1,0 +1,83 @@
+/*
+ * A Perfetto trace's data other than ftrace, as Chrome trace-event JSON
+ * objects (the Trace Event Format, `ts` in µs with nanosecond decimals),
+ * streamed to a write callback one object at a time, each preceded by
+ * "\n" (the first) or ",\n": the caller wraps them in a traceEvents array.
+ *
+ * Converted (numbers: ../shared/reference/perfetto-protos/):
+ *   TrackDescriptor (60), ProcessDescriptor (43), ThreadDescriptor (44):
+ *     tracks by uuid; process and thread names as M metadata events;
+ *   TrackEvent (11) on thread tracks: B / E slices, i instants; on
+ *     process and custom tracks: b / e nestable async slices (id: the
+ *     track uuid) and process/global instants; on counter tracks: C with
+ *     the track's name; flows (flow_ids, terminating_flow_ids) as v2
+ *     bind_id / flow_in / flow_out on the first id; debug annotations as
+ *     args;
+ *   InternedData (12): event names, categories, debug annotation names,
+ *     per sequence, cleared with SEQ_INCREMENTAL_STATE_CLEARED or
+ *     incremental_state_cleared; TracePacketDefaults (59): the default
+ *     track_uuid.
+ * Timestamps are taken as they are (the trace's boot clock; packets on
+ * another clock are not converted through clock snapshots).
+ *
+ * Bad input never stops the conversion: a name iid never defined (the
+ * event is kept, unnamed), an event on a track never described (kept on
+ * a global track of its own, as Perfetto keeps it) or on no track, an end without a begin, a counter value on a slice track (or a
+ * slice on a counter track) are counted in stats and said in a note; the
+ * rest is kept.  Packets of other kinds are counted by kind
+ * (pftev_other), named in the note ("742 perf samples not shown").
+ *
+ * Memory: tracks, sequences and interned strings each have a maximum
+ * (PFTEV_*_MAX); past it the event is counted as dropped.
+ */
+#ifndef SYSTRACE_PFTEV_H
+#define SYSTRACE_PFTEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/error.h"
+#include "lib/sink.h"
+
+#define PFTEV_TRACKS_MAX (1u << 20)
+#define PFTEV_SEQS_MAX (1u << 16)
+#define PFTEV_INTERN_BYTES ((size_t)64 << 20)
+#define PFTEV_DEPTH_MAX 256         /* open slices kept per track */
+#define PFTEV_EV_BYTES ((size_t)1 << 20)    /* one JSON object, at most */
+
+struct pftev_stats {
+    uint64_t events;            /* JSON objects written */
+    uint64_t slices, async, instants, counters, names, flows;
+    uint64_t bad_iid;           /* names, categories, annotation names never defined */
+    uint64_t bad_track;         /* tracks used, never described */
+    uint64_t no_track;          /* events with no track at all */
+    uint64_t unmatched_end;     /* ends without a begin */
+    uint64_t wrong_track;       /* counter values on slice tracks, slices on counter tracks */
+    uint64_t dropped;           /* over a memory bound, or malformed */
+};
+
+struct pftev;
+
+struct pftev *pftev_new(st_write_fn write, void *ctx);
+void pftev_free(struct pftev *v);
+
+/* One TracePacket (its bytes), with the header fields pftrace read. */
+struct pftev_pkt {
+    uint64_t ts, flags, cleared;
+    uint32_t seq;
+};
+enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8_t *p,
+                         size_t n);
+/* Does a TracePacket field number carry data this module converts? */
+int pftev_wants(uint32_t num);
+
+/* A packet field of a kind not converted: counted for pftev_note. */
+void pftev_other(struct pftev *v, uint32_t num);
+/* "742 perf samples not shown; 3 ..." of what was counted (and the bad
+ * input above), "" if nothing. */
+void pftev_note(const struct pftev *v, char *buf, size_t n);
+/* What the trace held of other kinds, for a trace with nothing converted. */
+uint64_t pftev_others(const struct pftev *v);
+
+const struct pftev_stats *pftev_stats(const struct pftev *v);
+
+#endif

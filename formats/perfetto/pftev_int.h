@@ -1,0 +1,99 @@
+/*
+ * Internals of the trace-event writer for Perfetto's non-ftrace data
+ * (pftev.h), from the top down: pftev.c (packets, descriptors, interned
+ * data, the note), pftev_track.c (track events), pftev_state.c (maps,
+ * sequences, tracks and the JSON text, below both).  Not a public header.
+ */
+#ifndef SYSTRACE_PFTEV_INT_H
+#define SYSTRACE_PFTEV_INT_H
+
+#include "lib/dynbuf.h"
+#include "lib/printf.h"
+#include "pftev.h"
+
+#define PFTEV_OTHERS 24                 /* kinds of packets counted */
+
+/* A map from 64-bit keys to non-NULL pointers (open addressing, no
+ * removal: a map is dropped whole). */
+struct pftev_slot {
+    uint64_t key;
+    void *val;
+};
+struct pftev_map {
+    struct pftev_slot *slots;
+    size_t cap, count;
+};
+void *pmap_get(const struct pftev_map *m, uint64_t key);
+enum st_err pmap_put(struct pftev_map *m, uint64_t key, void *val);
+void pmap_free(struct pftev_map *m);    /* frees the values too */
+
+/* Interned kinds, the top byte of an interned key. */
+enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT };
+
+struct pftev_seq {
+    uint64_t def_track;
+    int has_def;
+    int has_thread;             /* a ThreadDescriptor packet on the sequence */
+    int32_t pid, tid;
+    struct pftev_map interned;  /* (kind << 56 | iid) -> NUL-ended string */
+};
+
+enum pftev_tkind { TK_THREAD = 1, TK_PROCESS, TK_CUSTOM, TK_COUNTER };
+
+struct pftev_open {
+    char *name, *cat;
+};
+
+struct pftev_track {
+    uint64_t uuid, parent;
+    uint8_t kind;
+    int32_t pid, tid;
+    char *name;
+    struct pftev_open *stack;
+    uint32_t depth, cap, excess;
+};
+
+struct pftev {
+    st_write_fn write;
+    void *wctx;
+    enum st_err err;            /* sticky: the output failed */
+    struct pftev_map seqs, tracks;
+    struct pftev_map pnames, tnames;    /* names written: pid / tid -> string */
+    struct pftev_map flows;     /* flow ids begun */
+    size_t ibytes;              /* interned bytes held */
+    struct dynbuf ev;
+    int ev_bad;
+    uint64_t others[PFTEV_OTHERS];
+    struct pftev_stats st;
+};
+
+/* pftev_state.c: sequences and tracks (created on first use; NULL past
+ * a bound), interned strings (NULL: never defined). */
+struct pftev_seq *pftev_seq(struct pftev *v, uint32_t id);
+void pftev_seq_clear(struct pftev *v, struct pftev_seq *s);
+enum st_err pftev_intern(struct pftev *v, struct pftev_seq *s, enum pftev_ikind k,
+                         uint64_t iid, const uint8_t *p, size_t n);
+const char *pftev_interned(const struct pftev_seq *s, enum pftev_ikind k, uint64_t iid);
+struct pftev_track *pftev_track(struct pftev *v, uint64_t uuid, int create);
+/* The process a track belongs to (its own, a parent's), -1 for none. */
+int32_t pftev_track_pid(struct pftev *v, const struct pftev_track *t);
+char *pftev_strdup(const uint8_t *p, size_t n);
+
+/* The event being composed: ev_start, then pieces, then ev_emit (a piece
+ * that did not fit drops the event, counted in stats.dropped). */
+void ev_start(struct pftev *v, char ph);
+void ev_add(struct pftev *v, const char *s);
+void ev_addf(struct pftev *v, const char *fmt, ...) ST_PRINTF(2, 3);
+void ev_str(struct pftev *v, const char *p, size_t n);    /* a JSON string */
+void ev_ts(struct pftev *v, uint64_t ns);                  /* ,"ts":µs */
+enum st_err ev_emit(struct pftev *v);
+/* M process_name / thread_name once per name change. */
+enum st_err pftev_name_process(struct pftev *v, int32_t pid, const uint8_t *p, size_t n);
+enum st_err pftev_name_thread(struct pftev *v, int32_t pid, int32_t tid, const uint8_t *p,
+                              size_t n);
+
+/* pftev_track.c: one TrackEvent. */
+enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,
+                              const uint8_t *p, size_t n);
+
+#endif

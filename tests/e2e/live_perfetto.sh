@@ -64,11 +64,16 @@ if [ -x "$TP" ] && "$TP" --version >/dev/null 2>&1; then
     "$TP" -q q.sql cap.perfetto-trace >tp.out 2>/dev/null || fail "trace processor"
     n=$(sed -n 2p tp.out)
     [ "$n" -gt 100 ] || fail "Perfetto sees only $n sched rows in the kept trace"
-    # the page's event lines are Perfetto's own to_ftrace lines
-    sed -n 's/^"\(.*\)"$/\1/p' tp.out | grep -E -- '-[0-9]+ +\(' | sort >ref.txt
-    page_text cap.html | sort >page.txt
+    # the page's event lines are Perfetto's own to_ftrace lines but for a
+    # switch's prev_state (the letters that give Perfetto's own end state:
+    # pfcompare.py checks those precisely)
+    unstate() { sed 's/ prev_state=[^ ]* ==>/ prev_state=* ==>/'; }
+    sed -n 's/^"\(.*\)"$/\1/p' tp.out | grep -E -- '-[0-9]+ +\(' | unstate | sort >ref.txt
+    page_text cap.html | unstate | sort >page.txt
     [ "$(wc -l <ref.txt)" -gt 100 ] || fail "to_ftrace gave $(wc -l <ref.txt) lines"
     cmp -s ref.txt page.txt || { diff ref.txt page.txt | head; fail "page != to_ftrace"; }
+    python3 "$TOP/tests/tools/pfcompare.py" cap.perfetto-trace cap.html >cmp.txt 2>&1 ||
+        { cat cmp.txt; fail "the page's events (prev_state: end states) differ from Perfetto's"; }
 else
     echo "trace processor absent: the to_ftrace comparison is skipped"
 fi

@@ -48,7 +48,7 @@ OPT ?= -O2 -g
 SAN ?=
 CPPFLAGS += -D_GNU_SOURCE -I. -I$(BUILD)
 CFLAGS += -std=c11 $(OPT) $(WARN) $(SAN) $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -lpthread
+LDLIBS += $(PKG_LIBS) -lpthread -lm
 
 # The trace viewer is third-party and never committed: embed the copy from
 # Debian's golang-1.19-src when it is there at build time (compressed).

@@ -62,6 +62,8 @@ int cli_main(int argc, char **argv)
     struct st_options o;
     char err[512] = "";
     st_debug_init();
+    if (argc > 1 && !strcmp(argv[1], "compare"))
+        return cmd_compare(argc - 1, argv + 1);
     if (options_parse(&o, argc, argv, err, sizeof(err))) {
         fprintf(stderr, "Usage: systrace [options] [category1 [category2 ...]]\n\n"
                         "systrace: error: %s\n", err);

@@ -2,11 +2,18 @@
 #ifndef SYSTRACE_COMMANDS_H
 #define SYSTRACE_COMMANDS_H
 
+#include <stdio.h>
+
 #include "options.h"
 #include "formats/html/viewer.h"
 
 /* --from-file: convert a saved trace. */
 int cmd_from_file(const struct st_options *o);
+
+/* `systrace compare A... -- B...` (argv[0] is "compare"); its own
+ * options and help (cmd_compare.c). */
+int cmd_compare(int argc, char **argv);
+void compare_usage(FILE *f);
 
 /* --method-profile, --call-graph, --method-json on a .trace file. */
 int cmd_method(const struct st_options *o);

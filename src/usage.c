@@ -73,7 +73,9 @@ void usage_print(FILE *out)
           "Capture a system trace from an Android device (through the adb server) or\n"
           "from this machine's kernel (--target=linux, as root), or convert a saved\n"
           "trace, and write one self-contained HTML page.\n"
-          "Example: systrace -b 32mb -t 15s gfx input view sched freq\n", out);
+          "Example: systrace -b 32mb -t 15s gfx input view sched freq\n"
+          "Compare sets of runs (before and after a change): systrace compare A... -- B...\n"
+          "(systrace compare --help; docs/compare.md)\n", out);
     for (int s = 0; s < SEC_COUNT; s++) {
         fprintf(out, "\n%s:\n", opt_section_titles[s]);
         for (unsigned i = 0; i < st_noptdefs; i++)

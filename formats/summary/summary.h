@@ -83,6 +83,16 @@ struct summary_frames {
     uint64_t frames, janky;
     uint64_t worst_ns;      /* longest ended frame; 0: none ended */
     uint64_t worst_at_ns;   /* its start, from the trace's first event */
+    /* ended frames' durations: median, 90th and 99th percentile (to
+     * 0.1 ms; 0: none ended) */
+    uint64_t p50_ns, p90_ns, p99_ns;
+};
+
+/* atrace slices (B/E) by name: how many ended, their summed, and longest
+ * duration.  Slices nested deeper than 32 are not counted. */
+struct summary_slice {
+    const char *name;
+    uint64_t count, total_ns, max_ns;
 };
 
 struct summary_totals {
@@ -102,6 +112,8 @@ const struct summary_totals *summary_totals(const struct summary *s);
 const struct summary_proc *summary_procs(const struct summary *s, size_t *n);
 /* Apps with frames, most frames first. */
 const struct summary_frames *summary_frames(const struct summary *s, size_t *n);
+/* Slice names, longest total first. */
+const struct summary_slice *summary_slices(const struct summary *s, size_t *n);
 /* Requested categories whose events never appeared (kernel categories by
  * their event names; userspace ones only when no atrace marker appeared
  * at all), as a NULL-ended list. */

@@ -137,19 +137,22 @@ static void slice_begin(struct summary *s, struct sum_thread *t, const struct te
         else
             s->t.dropped++;
     }
+    sum_slice_push(s, t, m->name, m->name_len, l->ts_ns);
     t->depth++;
 }
 
-static void slice_end(struct sum_thread *t, uint64_t ts)
+static void slice_end(struct summary *s, struct sum_thread *t, uint64_t ts)
 {
     if (!t->depth)
         return;         /* an end without a begin: Perfetto ignores it */
     t->depth--;
+    sum_slice_pop(s, t, ts);
     if (!t->nopen || t->open[t->nopen - 1].level != t->depth)
         return;
     struct sum_open *o = &t->open[--t->nopen];
     struct sum_fstat *f = &t->fs[o->kind];
     uint64_t dur = ts >= o->ts ? ts - o->ts : 0;
+    sum_frame_dur(s, t, o->kind, dur);
     for (unsigned i = 0; i < SUM_RATES; i++)
         f->janky[i] += dur * sum_rates[i] > 1000000000ull;
     if (dur > f->worst_ns) {
@@ -200,7 +203,7 @@ static void on_mark(struct summary *s, const struct tev_line *l)
             sum_copy_name(t->name, tk, tn);
     }
     if (m.phase == 'E') {
-        slice_end(t, l->ts_ns);
+        slice_end(s, t, l->ts_ns);
         return;
     }
     if (m.tgid > 0)

@@ -15,6 +15,7 @@
 
 #define TOP_PROCS 3
 #define TOP_APPS 3
+#define SUM_JSON_SLICES 50     /* slice names in the JSON, longest total first */
 
 /* A name from the trace, as the terminal may show it: control characters
  * as \xHH (4 bytes each), so a process name (SUM_PNAME_LEN) always fits. */
@@ -172,12 +173,34 @@ static void json_frames(const struct summary *s, struct dynbuf *o)
         dynbuf_printf(o, ", \"frames\": %llu, \"janky\": %llu, ",
                       (unsigned long long)f->frames, (unsigned long long)f->janky);
         if (f->worst_ns)
-            dynbuf_printf(o, "\"worst_ms\": %.3f, \"worst_at_s\": %.6f}", f->worst_ns / 1e6,
+            dynbuf_printf(o, "\"worst_ms\": %.3f, \"worst_at_s\": %.6f", f->worst_ns / 1e6,
                           f->worst_at_ns / 1e9);
         else
-            dynbuf_addstr(o, "\"worst_ms\": null, \"worst_at_s\": null}");
+            dynbuf_addstr(o, "\"worst_ms\": null, \"worst_at_s\": null");
+        if (f->p50_ns)
+            dynbuf_printf(o, ", \"dur_p50\": %.2f, \"dur_p90\": %.2f, \"dur_p99\": %.2f}",
+                          f->p50_ns / 1e6, f->p90_ns / 1e6, f->p99_ns / 1e6);
+        else
+            dynbuf_addstr(o, ", \"dur_p50\": null, \"dur_p90\": null, \"dur_p99\": null}");
     }
     dynbuf_addstr(o, s->nframes ? "\n  ],\n" : "],\n");
+}
+
+/* The slice names with the longest total duration (what compare ranks). */
+static void json_slices(const struct summary *s, struct dynbuf *o)
+{
+    dynbuf_addstr(o, "  \"slices\": [");
+    size_t n = s->nslices < SUM_JSON_SLICES ? s->nslices : SUM_JSON_SLICES;
+    for (size_t i = 0; i < n; i++) {
+        const struct summary_slice *sl = &s->slices[i];
+        dynbuf_addstr(o, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+        jstr(o, sl->name);
+        dynbuf_printf(o, ", \"count\": %llu, \"dur_ms\": %.3f, \"mean_ms\": %.3f, "
+                         "\"max_ms\": %.3f}", (unsigned long long)sl->count,
+                      sl->total_ns / 1e6, sl->total_ns / 1e6 / (double)sl->count,
+                      sl->max_ns / 1e6);
+    }
+    dynbuf_addstr(o, n ? "\n  ],\n" : "],\n");
 }
 
 static void json_tail(const struct summary *s, struct dynbuf *o)
@@ -232,6 +255,7 @@ enum st_err summary_json(const struct summary *s, const char *device, struct dyn
         dynbuf_addstr(o, "  \"vsync_period_ms\": null,\n");
     json_procs(s, o);
     json_frames(s, o);
+    json_slices(s, o);
     json_tail(s, o);
     return o->len > 2 && !memcmp(o->data + o->len - 2, "}\n", 2) ? ST_OK : ST_ENOMEM;
 }

@@ -57,7 +57,36 @@ struct sum_thread {
     uint32_t nopen;         /* open frame slices (<= SUM_OPEN_FRAMES) */
     struct sum_open open[SUM_OPEN_FRAMES];
     struct sum_fstat fs[FK_COUNT];
+    struct sum_stack *stk;  /* open slices by name (summary_slices.c), lazily */
+    uint32_t *fh[FK_COUNT]; /* frame durations, SUM_FBINS bins, lazily */
     char name[SUM_NAME_LEN];
+};
+
+/* Slices by name (summary_slices.c): each thread's open slices up to
+ * SUM_STACK_DEPTH deep, durations summed per name (at most SUM_SLICES_MAX
+ * names of up to SUM_SLICE_NAME bytes; longer names are cut, more names
+ * counted in dropped).  Frame durations in SUM_FBINS bins of
+ * SUM_FBIN_NS, the last holding every longer frame. */
+#define SUM_STACK_DEPTH 32
+#define SUM_SLICES_MAX 4096
+#define SUM_SLICE_NAME 96
+#define SUM_FBINS 2000
+#define SUM_FBIN_NS 100000ull
+
+struct sum_stack {
+    uint32_t name[SUM_STACK_DEPTH];     /* index + 1 in the table, 0: none */
+    uint64_t ts[SUM_STACK_DEPTH];
+};
+
+struct sum_slice {
+    char name[SUM_SLICE_NAME];
+    uint64_t count, total_ns, max_ns;
+};
+
+struct sum_slicetab {
+    struct sum_slice *v;
+    uint32_t n, cap;
+    uint32_t hash[SUM_SLICES_MAX * 2];  /* index + 1, open addressing */
 };
 
 struct sum_cpu {
@@ -118,6 +147,9 @@ struct summary {
     size_t nprocs;
     struct summary_frames *frames;
     size_t nframes;
+    struct sum_slicetab *sl;
+    struct summary_slice *slices;
+    size_t nslices;
     const char **empty;
     size_t nempty;
     int finished;
@@ -207,6 +239,17 @@ void sum_vsync_flip(struct summary *s, const char *name, size_t n, uint64_t ts);
 /* Index in sum_rates of the display rate the trace shows (0: 60 Hz or
  * nothing known); *period_ns the median vsync gap (0: none). */
 unsigned sum_vsync_rate(const struct summary *s, uint64_t *period_ns);
+
+/* summary_slices.c */
+void sum_slice_push(struct summary *s, struct sum_thread *t, const char *name, size_t n,
+                    uint64_t ts);
+void sum_slice_pop(struct summary *s, struct sum_thread *t, uint64_t ts);
+void sum_frame_dur(struct summary *s, struct sum_thread *t, int kind, uint64_t dur);
+/* the frame-duration percentiles of process pid's frames of kind */
+void sum_frame_pcts(const struct summary *s, int64_t pid, int kind, struct summary_frames *f);
+enum st_err sum_collect_slices(struct summary *s);
+/* every thread's stacks and histograms and the table (reset, free) */
+void sum_slices_reset(struct summary *s);
 
 /* summary_out.c */
 void sum_results_free(struct summary *s);

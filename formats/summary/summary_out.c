@@ -48,6 +48,9 @@ void sum_results_free(struct summary *s)
     free(s->procs);
     free(s->frames);
     free(s->empty);
+    free(s->slices);
+    s->slices = NULL;
+    s->nslices = 0;
     s->procs = NULL;
     s->frames = NULL;
     s->empty = NULL;
@@ -188,6 +191,7 @@ static enum st_err collect_frames(struct summary *s)
             continue;   /* the app has doFrame slices */
         fr[o] = fr[i];
         fr[o].process = proc_name(s, fr[o].pid);
+        sum_frame_pcts(s, fr[o].pid, draw, &fr[o]);
         o++;
     }
     qsort(fr, o, sizeof(*fr), by_frames);
@@ -238,6 +242,8 @@ enum st_err summary_finish(struct summary *s)
     enum st_err e = collect_procs(s);
     if (!e)
         e = collect_frames(s);
+    if (!e)
+        e = sum_collect_slices(s);
     if (!e)
         e = find_empty(s);
     return e;

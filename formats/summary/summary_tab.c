@@ -187,6 +187,7 @@ const char *sum_pname(const struct summary *s, int64_t pid)
  * said goes. */
 void sum_reset_events(struct summary *s)
 {
+    sum_slices_reset(s);
     for (uint32_t i = 0; i < s->nth; i++) {
         struct sum_thread *t = &s->th[i];
         t->cpu_ns = 0;
@@ -207,6 +208,7 @@ void sum_reset_events(struct summary *s)
 
 void sum_tab_free(struct summary *s)
 {
+    sum_slices_reset(s);
     free(s->th);
     free(s->thash);
     free(s->cpu);

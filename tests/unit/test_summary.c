@@ -3,7 +3,8 @@
  * frames and janky frames per app (doFrame, DrawFrame only for apps
  * without doFrame, unended and unmatched slices), thread bindings and
  * names from the process dump, LOST notices, the circular-buffer cut,
- * empty categories, lines split across writes, and the same numbers
+ * empty categories, lines split across writes, slices by name and
+ * frame-duration percentiles (for compare), and the same numbers
  * from the fast reader of whole lines and the line-at-a-time one. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -114,6 +115,27 @@ static void check(struct summary *s)
     assert_int_equal(f[1].frames, 2);
     assert_int_equal(f[1].janky, 1);
     assert_int_equal(f[1].worst_ns, 30000000);
+    /* frame-duration percentiles, to the 0.1 ms bin's middle */
+    assert_int_equal(f[0].p50_ns, 10050000);
+    assert_int_equal(f[0].p90_ns, 20050000);
+    assert_int_equal(f[0].p99_ns, 20050000);
+    assert_int_equal(f[1].p50_ns, 10050000);
+    assert_int_equal(f[1].p90_ns, 30050000);
+    /* slices by name, longest total first; a trailing number dropped,
+     * unended slices and ends without a begin not counted */
+    const struct summary_slice *sl = summary_slices(s, &n);
+    assert_int_equal(n, 4);
+    assert_string_equal(sl[0].name, "DrawFrame");
+    assert_int_equal(sl[0].count, 2);
+    assert_int_equal(sl[0].total_ns, 70000000);
+    assert_int_equal(sl[0].max_ns, 40000000);
+    assert_string_equal(sl[1].name, "Choreographer#doFrame");
+    assert_int_equal(sl[1].count, 2);
+    assert_int_equal(sl[1].total_ns, 30000000);
+    assert_string_equal(sl[2].name, "DrawFrames");
+    assert_int_equal(sl[2].total_ns, 10000000);
+    assert_string_equal(sl[3].name, "traversal");
+    assert_int_equal(sl[3].total_ns, 3000000);
 }
 
 /* A trace whose VSYNC counter (name) flips every period_us, with an idle

@@ -203,10 +203,12 @@ void sum_reset_events(struct summary *s)
     s->t.lost = lost;
     s->t.dropped = dropped;
     s->have_events = s->have_marks = 0;
+    sum_launch_reset(s);
 }
 
 void sum_tab_free(struct summary *s)
 {
+    free(s->launch);
     free(s->th);
     free(s->thash);
     free(s->cpu);

@@ -66,7 +66,7 @@ struct sum_launch {
     uint32_t ind[3];        /* bindApplication, activityStart, activityResume on the main thread */
     uint64_t slice_ns[LS_COUNT];
     uint64_t state_ns[TS_COUNT];
-    uint64_t rfd_end;       /* end of the first reportFullyDrawn, 0: none */
+    uint64_t rfd_end;       /* begin of the first reportFullyDrawn, 0: none */
 };
 
 struct sum_lopen {
@@ -252,7 +252,6 @@ void sum_launch_mark(struct summary *s, uint32_t tid, const struct tev_mark *m, 
 void sum_launch_state(struct summary *s, struct sum_thread *t, int st, uint64_t ts);
 /* TS_* of a sched_switch's prev_state */
 int sum_prev_state(const char *args, size_t n);
-void sum_launch_reset(struct summary *s);
 
 /* summary_out.c */
 void sum_results_free(struct summary *s);

@@ -16,7 +16,8 @@
  *    text takes no runnable time from sched_wakeup, nor do we);
  *  - well-known slices begun in the window on the app's threads, whole
  *    (lock contention and binder transactions on the main thread only);
- *  - to_full_display: the end of the first reportFullyDrawn slice.
+ *  - to_full_display: the begin of the first reportFullyDrawn slice of
+ *    the app after the startup began.
  * Memory: SUM_LAUNCHES_MAX startups, SUM_LOPEN open slices; beyond,
  * counted in dropped.
  */
@@ -176,10 +177,30 @@ static void launch_end(struct summary *s, const struct tev_mark *m, uint64_t ts)
     }
 }
 
+/* reportFullyDrawn begun: the latest startup of the thread's process
+ * without one, ended or not (Perfetto takes the slice's begin). */
+static void full_display(struct summary *s, const struct sum_thread *t, uint64_t ts)
+{
+    int64_t pid = t->tgid > 0 ? t->tgid : (int64_t)t->tid;
+    for (uint32_t i = s->nlaunch; i-- > 0;) {
+        struct sum_launch *L = &s->launch[i];
+        for (unsigned j = 0; j < L->npid; j++)
+            if (L->pid[j] == pid) {
+                if (!L->rfd_end && ts >= L->ts)
+                    L->rfd_end = ts;
+                return;
+            }
+    }
+}
+
 static void slice_open(struct summary *s, struct sum_thread *t, const struct tev_mark *m,
                        uint64_t ts)
 {
     int kind = slice_kind(m->name, m->name_len);
+    if (kind == LS_RFD) {
+        full_display(s, t, ts);
+        return;
+    }
     if (kind < 0)
         return;
     uint16_t li = launch_of(s, t);
@@ -211,8 +232,6 @@ static void slice_close(struct summary *s, struct sum_thread *t, uint64_t ts)
         uint64_t d = ts >= o->ts ? ts - o->ts : 0;
         if (o->level == t->depth) {
             L->slice_ns[o->kind] += d;
-            if (o->kind == LS_RFD && !L->rfd_end)
-                L->rfd_end = ts;
         }
         s->lopen[i] = s->lopen[--s->nlopen];
         t->nlopen--;
@@ -243,15 +262,6 @@ void sum_launch_mark(struct summary *s, uint32_t tid, const struct tev_mark *m, 
         slice_close(s, t, ts);
 }
 
-void sum_launch_reset(struct summary *s)
-{
-    s->nlaunch = s->nlopen = 0;
-    s->intent_ts = 0;
-    s->lgen++;
-    for (uint32_t i = 0; i < s->nth; i++)
-        s->th[i].nlopen = 0;
-}
-
 /* ---- results ---------------------------------------------------------- */
 
 size_t summary_startups(const struct summary *s)
@@ -264,11 +274,10 @@ size_t summary_startups(const struct summary *s)
 
 const char *summary_startup_slice(size_t k)
 {
-    static const char *const keys[LS_COUNT] = {
+    static const char *const keys[LS_RFD] = {
         "bindApplication", "activityStart", "activityResume", "inflate", "ResourcesManager",
-        "dex_open", "verify_class", "gc", "lock_contention", "binder_transaction",
-        "reportFullyDrawn"};
-    return k < LS_COUNT ? keys[k] : NULL;
+        "dex_open", "verify_class", "gc", "lock_contention", "binder_transaction"};
+    return k < LS_RFD ? keys[k] : NULL;
 }
 
 static const char *startup_type(const struct sum_launch *L)

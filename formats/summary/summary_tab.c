@@ -190,7 +190,7 @@ void sum_reset_events(struct summary *s)
     for (uint32_t i = 0; i < s->nth; i++) {
         struct sum_thread *t = &s->th[i];
         t->cpu_ns = 0;
-        t->depth = t->nopen = 0;
+        t->depth = t->nopen = t->nlopen = 0;
         memset(t->fs, 0, sizeof(t->fs));
     }
     if (s->cpu)     /* none yet: memset(NULL, 0, 0) is undefined */
@@ -203,7 +203,9 @@ void sum_reset_events(struct summary *s)
     s->t.lost = lost;
     s->t.dropped = dropped;
     s->have_events = s->have_marks = 0;
-    sum_launch_reset(s);
+    s->nlaunch = s->nlopen = 0;     /* startups too (summary_launch.c) */
+    s->intent_ts = 0;
+    s->lgen++;
 }
 
 void sum_tab_free(struct summary *s)

@@ -114,6 +114,24 @@ const struct summary_proc *summary_procs(const struct summary *s, size_t *n);
 const struct summary_frames *summary_frames(const struct summary *s, size_t *n);
 /* Slice names, longest total first. */
 const struct summary_slice *summary_slices(const struct summary *s, size_t *n);
+/* App startups (summary_launch.c), in trace order; their fields are the
+ * sum_launch ones: see summary_startup_* below. */
+size_t summary_startups(const struct summary *s);
+struct summary_startup {
+    const char *package;
+    const char *type;               /* "cold", "warm", "hot", NULL: unknown */
+    uint64_t ts;                    /* ns, trace clock */
+    uint64_t to_first_frame_ns;
+    uint64_t to_full_display_ns;    /* 0: no reportFullyDrawn */
+    int64_t pid;                    /* the app's process, -1: not found */
+    uint64_t running_ns, runnable_ns, uninterruptible_ns, sleeping_ns;
+    uint64_t slice_ns[11];          /* in summary_startup_slice order */
+};
+/* Startup i; 0 when i is out of range. */
+int summary_startup(const struct summary *s, size_t i, struct summary_startup *out);
+/* The JSON key of slice_ns[k], NULL past the last. */
+const char *summary_startup_slice(size_t k);
+
 /* Requested categories whose events never appeared (kernel categories by
  * their event names; userspace ones only when no atrace marker appeared
  * at all), as a NULL-ended list. */
@@ -122,7 +140,7 @@ const char *const *summary_empty_categories(const struct summary *s, size_t *n);
 size_t summary_event_names(const struct summary *s);
 const char *summary_event_name(const struct summary *s, size_t i, uint64_t *count);
 
-/* The terminal lines (at most 8, each ending in '\n'), every line
+/* The terminal lines (at most 9, each ending in '\n'), every line
  * starting with prefix (e.g. "SERIAL: ", or ""). */
 enum st_err summary_text(const struct summary *s, const char *prefix, struct dynbuf *out);
 /* The JSON object (--summary=FILE), with a final newline. */

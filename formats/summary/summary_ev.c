@@ -83,8 +83,10 @@ static void on_switch(struct summary *s, const struct tev_line *l)
         return;
     if (c->valid && c->tid && l->ts_ns >= c->ts) {
         struct sum_thread *t = sum_thread(s, c->tid);
-        if (t)
+        if (t) {
             t->cpu_ns += l->ts_ns - c->ts;
+            sum_launch_state(s, t, sum_prev_state(l->args, l->args_len), l->ts_ns);
+        }
     }
     c->tid = sw.next_pid;
     c->ts = l->ts_ns;
@@ -94,6 +96,8 @@ static void on_switch(struct summary *s, const struct tev_line *l)
         /* the comm is parsed only for a thread not named yet */
         if (t && !t->name[0] && (sw.next_comm || tev_parse_switch(l->args, l->args_len, &sw)))
             sum_copy_name(t->name, sw.next_comm, sw.next_comm_len);
+        if (t)
+            sum_launch_state(s, t, TS_RUN, l->ts_ns);
     }
 }
 
@@ -191,6 +195,8 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     s->have_marks = 1;
     if (m.phase == 'C')
         sum_vsync_flip(s, m.name, m.name_len, l->ts_ns);
+    if (m.phase == 'S' || m.phase == 'F')
+        sum_launch_mark(s, l->tid, &m, l->ts_ns);
     if (m.phase != 'B' && m.phase != 'E')
         return;
     struct sum_thread *t = sum_thread(s, l->tid);
@@ -204,10 +210,12 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     }
     if (m.phase == 'E') {
         slice_end(s, t, l->ts_ns);
+        sum_launch_mark(s, l->tid, &m, l->ts_ns);
         return;
     }
     if (m.tgid > 0)
         t->tgid = m.tgid;
+    sum_launch_mark(s, l->tid, &m, l->ts_ns);
     slice_begin(s, t, &m, l);
 }
 

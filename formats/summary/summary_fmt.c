@@ -98,6 +98,26 @@ static void frame_lines(const struct summary *s, const char *prefix, struct dynb
     }
 }
 
+/* One line for the startups, the first few in trace order. */
+static void startup_line(const struct summary *s, const char *prefix, struct dynbuf *o)
+{
+    size_t n = summary_startups(s);
+    struct summary_startup u;
+    if (!n)
+        return;
+    dynbuf_printf(o, "%sStartups:", prefix);
+    for (size_t i = 0; i < n && i < TOP_APPS && summary_startup(s, i, &u); i++) {
+        struct shown b;
+        dynbuf_printf(o, "%s %s %s %.1f ms", i ? "," : "", shown(&b, u.package),
+                      u.type ? u.type : "(type unknown)", u.to_first_frame_ns / 1e6);
+        if (u.to_full_display_ns)
+            dynbuf_printf(o, " (fully drawn %.1f ms)", u.to_full_display_ns / 1e6);
+    }
+    if (n > TOP_APPS)
+        dynbuf_printf(o, " (and %zu more)", n - TOP_APPS);
+    dynbuf_addc(o, '\n');
+}
+
 enum st_err summary_text(const struct summary *s, const char *prefix, struct dynbuf *o)
 {
     const struct summary_totals *t = &s->t;
@@ -119,6 +139,7 @@ enum st_err summary_text(const struct summary *s, const char *prefix, struct dyn
     if (t->events) {
         cpu_line(s, prefix, o);
         frame_lines(s, prefix, o);
+        startup_line(s, prefix, o);
     }
     if (s->nempty) {
         dynbuf_printf(o, "%sNo events from:", prefix);
@@ -203,6 +224,44 @@ static void json_slices(const struct summary *s, struct dynbuf *o)
     dynbuf_addstr(o, n ? "\n  ],\n" : "],\n");
 }
 
+static void json_startup(struct dynbuf *o, const struct summary_startup *u)
+{
+    dynbuf_addstr(o, "{\"package\": ");
+    jstr(o, u->package);
+    dynbuf_addstr(o, ", \"type\": ");
+    if (u->type)
+        jstr(o, u->type);
+    else
+        dynbuf_addstr(o, "null");
+    dynbuf_printf(o, ", \"ts\": %llu, \"pid\": %lld, \"to_first_frame_ms\": %.6f, "
+                     "\"to_full_display_ms\": ",
+                  (unsigned long long)u->ts, (long long)u->pid, u->to_first_frame_ns / 1e6);
+    if (u->to_full_display_ns)
+        dynbuf_printf(o, "%.6f", u->to_full_display_ns / 1e6);
+    else
+        dynbuf_addstr(o, "null");
+    dynbuf_printf(o, ",\n      \"main_thread_ms\": {\"running\": %.6f, \"runnable\": %.6f, "
+                     "\"uninterruptible\": %.6f, \"sleeping\": %.6f},\n      \"slices_ms\": {",
+                  u->running_ns / 1e6, u->runnable_ns / 1e6, u->uninterruptible_ns / 1e6,
+                  u->sleeping_ns / 1e6);
+    const char *k;
+    for (size_t j = 0; (k = summary_startup_slice(j)); j++)
+        dynbuf_printf(o, "%s\"%s\": %.6f", j ? ", " : "", k, u->slice_ns[j] / 1e6);
+    dynbuf_addstr(o, "},\n      \"slow_reasons\": []}");
+}
+
+static void json_startups(const struct summary *s, struct dynbuf *o)
+{
+    size_t n = summary_startups(s);
+    struct summary_startup u;
+    dynbuf_addstr(o, "  \"startups\": [");
+    for (size_t i = 0; i < n && summary_startup(s, i, &u); i++) {
+        dynbuf_addstr(o, i ? ",\n    " : "\n    ");
+        json_startup(o, &u);
+    }
+    dynbuf_addstr(o, n ? "\n  ],\n" : "],\n");
+}
+
 static void json_tail(const struct summary *s, struct dynbuf *o)
 {
     dynbuf_addstr(o, "  \"categories_without_events\": [");
@@ -256,6 +315,7 @@ enum st_err summary_json(const struct summary *s, const char *device, struct dyn
     json_procs(s, o);
     json_frames(s, o);
     json_slices(s, o);
+    json_startups(s, o);
     json_tail(s, o);
     return o->len > 2 && !memcmp(o->data + o->len - 2, "}\n", 2) ? ST_OK : ST_ENOMEM;
 }

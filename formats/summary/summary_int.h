@@ -49,8 +49,40 @@ struct sum_vsync {
     uint32_t bins[SUM_VSYNC_BINS];
 };
 
+/* App startups (summary_launch.c): Perfetto's android_startup rules. */
+#define SUM_LAUNCHES_MAX 256        /* startups kept; more are dropped */
+#define SUM_LOPEN 64                /* launch slices open at once, all threads */
+#define SUM_LPIDS 4                 /* processes one launch may start */
+enum { LS_BIND, LS_ASTART, LS_ARESUME, LS_INFLATE, LS_RES, LS_DEXOPEN, LS_VERIFY, LS_GC,
+       LS_LOCK, LS_BINDER, LS_RFD, LS_COUNT };
+enum { TS_NONE, TS_RUN, TS_RUNNABLE, TS_D, TS_S, TS_COUNT };
+
+struct sum_launch {
+    char pkg[SUM_PNAME_LEN];
+    uint64_t ts, ts_end;
+    int open;               /* its launching slice not ended yet */
+    int64_t pid[SUM_LPIDS];
+    uint8_t npid;
+    uint32_t ind[3];        /* bindApplication, activityStart, activityResume on the main thread */
+    uint64_t slice_ns[LS_COUNT];
+    uint64_t state_ns[TS_COUNT];
+    uint64_t rfd_end;       /* begin of the first reportFullyDrawn, 0: none */
+};
+
+struct sum_lopen {
+    uint32_t tid, level;
+    uint16_t launch;
+    uint8_t kind;
+    uint64_t ts;
+};
+
 struct sum_thread {
     uint32_t tid;
+    uint8_t st;             /* TS_* since st_since (sched_switch) */
+    uint8_t nlopen;         /* its entries in summary.lopen */
+    uint16_t lchk;          /* summary.lgen when its launch was looked for */
+    uint16_t lnch;          /* launch index + 1 its process belongs to, 0: none */
+    uint64_t st_since;
     int64_t tgid;           /* -1: never bound to a process */
     uint64_t cpu_ns;
     uint32_t depth;         /* open slices */
@@ -153,6 +185,12 @@ struct summary {
     const char **empty;
     size_t nempty;
     int finished;
+    struct sum_launch *launch;      /* SUM_LAUNCHES_MAX, allocated at the first */
+    uint32_t nlaunch;
+    uint16_t lgen;                  /* bumped by each launch begun */
+    uint64_t intent_ts;             /* last launchObserverNotifyIntentStarted, 0: none */
+    struct sum_lopen lopen[SUM_LOPEN];
+    uint32_t nlopen;
 };
 
 /* summary_tab.c */
@@ -250,6 +288,12 @@ void sum_frame_pcts(const struct summary *s, int64_t pid, int kind, struct summa
 enum st_err sum_collect_slices(struct summary *s);
 /* every thread's stacks and histograms and the table (reset, free) */
 void sum_slices_reset(struct summary *s);
+/* summary_launch.c: an atrace marker (B, E, S, F) seen on thread t (tid),
+ * and a thread's scheduling state changed at ts */
+void sum_launch_mark(struct summary *s, uint32_t tid, const struct tev_mark *m, uint64_t ts);
+void sum_launch_state(struct summary *s, struct sum_thread *t, int st, uint64_t ts);
+/* TS_* of a sched_switch's prev_state */
+int sum_prev_state(const char *args, size_t n);
 
 /* summary_out.c */
 void sum_results_free(struct summary *s);

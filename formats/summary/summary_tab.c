@@ -191,7 +191,7 @@ void sum_reset_events(struct summary *s)
     for (uint32_t i = 0; i < s->nth; i++) {
         struct sum_thread *t = &s->th[i];
         t->cpu_ns = 0;
-        t->depth = t->nopen = 0;
+        t->depth = t->nopen = t->nlopen = 0;
         memset(t->fs, 0, sizeof(t->fs));
     }
     if (s->cpu)     /* none yet: memset(NULL, 0, 0) is undefined */
@@ -204,11 +204,15 @@ void sum_reset_events(struct summary *s)
     s->t.lost = lost;
     s->t.dropped = dropped;
     s->have_events = s->have_marks = 0;
+    s->nlaunch = s->nlopen = 0;     /* startups too (summary_launch.c) */
+    s->intent_ts = 0;
+    s->lgen++;
 }
 
 void sum_tab_free(struct summary *s)
 {
     sum_slices_reset(s);
+    free(s->launch);
     free(s->th);
     free(s->thash);
     free(s->cpu);

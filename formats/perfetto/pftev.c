@@ -56,6 +56,7 @@ void pftev_free(struct pftev *v)
     pmap_free(&v->pnames);
     pmap_free(&v->tnames);
     pmap_free(&v->flows);
+    pmap_free(&v->frames);
     dynbuf_free(&v->ev);
     free(v);
 }
@@ -237,7 +238,8 @@ static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 
 int pftev_wants(uint32_t num)
 {
-    return num == 11 || num == 12 || num == 43 || num == 44 || num == 59 || num == 60;
+    return num == 11 || num == 12 || num == 43 || num == 44 || num == 59 || num == 60 ||
+           num == 76;
 }
 
 /* Sequence state first (clears, interned data, defaults), then the
@@ -272,6 +274,8 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
             e = thread_desc(v, f.p, f.len, NULL, s);
         else if (f.num == 11)
             e = pftev_track_event(v, s, k->ts, f.p, f.len);
+        else if (f.num == 76)
+            e = pftev_frame(v, k->ts, f.p, f.len);
     }
     return e ? e : v->err;
 }
@@ -292,7 +296,7 @@ static const struct {
     {57, "graphics frame events"}, {62, "Vulkan memory events"},
     {63, "GPU log packets"}, {65, "Vulkan API events"},
     {66, "perf samples"}, {71, "GPU memory totals"},
-    {74, "streaming allocations"}, {76, "frame timeline events"},
+    {74, "streaming allocations"},
     {84, "statsd atoms"}, {91, "power entity residencies"},
     {135, "stack samples"}, {68, "smaps packets"},
     {73, "memory tracker snapshots"}, {129, "GPU frequency events"},
@@ -328,6 +332,8 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
     buf[0] = '\0';
     for (size_t i = 0; i < PFTEV_OTHERS; i++) {
         char what[64];
+        if (!others[i].what)    /* a slot of a kind now converted */
+            continue;
         snprintf(what, sizeof(what), "%s not shown", others[i].what);
         add(buf, n, v->others[i], what);
     }

@@ -29,7 +29,7 @@ void pmap_free(struct pftev_map *m);    /* frees the values too */
 void pmap_del(struct pftev_map *m, uint64_t key);      /* frees the value */
 
 /* Interned kinds, the top byte of an interned key. */
-enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT };
+enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT, PI_GPU };
 
 struct pftev_seq {
     uint64_t def_track;
@@ -62,6 +62,7 @@ struct pftev {
     struct pftev_map pnames, tnames;    /* names written: pid / tid -> string */
     struct pftev_map flows;     /* flow ids begun */
     struct pftev_map frames;    /* frame timeline: open frames by cookie */
+    struct pftev_map gpu_queues;        /* GPU queue (gpu, name) -> its tid */
     size_t ibytes;              /* interned bytes held */
     struct dynbuf ev;
     int ev_bad;
@@ -96,6 +97,10 @@ enum st_err pftev_name_thread(struct pftev *v, int32_t pid, int32_t tid, const u
 
 /* pftev_frame.c: one FrameTimelineEvent. */
 enum st_err pftev_frame(struct pftev *v, uint64_t ts, const uint8_t *p, size_t n);
+
+/* pftev_gpu.c: one GpuRenderStageEvent. */
+enum st_err pftev_gpu_stage(struct pftev *v, struct pftev_seq *s, uint64_t ts,
+                            const uint8_t *p, size_t n);
 
 /* pftev_track.c: one TrackEvent. */
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,

@@ -56,6 +56,8 @@ void pftev_free(struct pftev *v)
     pmap_free(&v->pnames);
     pmap_free(&v->tnames);
     pmap_free(&v->flows);
+    pmap_free(&v->frames);
+    pmap_free(&v->gpu_queues);
     dynbuf_free(&v->ev);
     free(v);
 }
@@ -176,7 +178,8 @@ static enum st_err track_desc(struct pftev *v, const uint8_t *p, size_t n)
 
 /* ---- interned data and defaults ----------------------------------------- */
 
-/* EventName, EventCategory, DebugAnnotationName: iid 1, name 2. */
+/* EventName, EventCategory, DebugAnnotationName, InternedGpuRenderStage-
+ * Specification: iid 1, name 2. */
 static enum st_err intern_one(struct pftev *v, struct pftev_seq *s, enum pftev_ikind kind,
                               const uint8_t *p, size_t n)
 {
@@ -207,9 +210,10 @@ static enum st_err interned(struct pftev *v, struct pftev_seq *s, const uint8_t 
     enum st_err e = ST_OK;
     pb_iter_init(&it, p, n);
     while (!e && pb_next(&it, &f) == 1) {
-        if (f.wire != PB_LEN || f.num < 1 || f.num > 3)
+        if (f.wire != PB_LEN || ((f.num < 1 || f.num > 3) && f.num != 24))
             continue;
-        enum pftev_ikind kind = f.num == 1 ? PI_CAT : f.num == 2 ? PI_NAME : PI_ANNOT;
+        enum pftev_ikind kind = f.num == 1 ? PI_CAT : f.num == 2 ? PI_NAME
+                              : f.num == 3 ? PI_ANNOT : PI_GPU;
         e = intern_one(v, s, kind, f.p, f.len);
     }
     return e;
@@ -237,7 +241,8 @@ static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 
 int pftev_wants(uint32_t num)
 {
-    return num == 11 || num == 12 || num == 43 || num == 44 || num == 59 || num == 60;
+    return num == 11 || num == 12 || num == 43 || num == 44 || num == 59 || num == 60 ||
+           num == 53 || num == 76;
 }
 
 /* Sequence state first (clears, interned data, defaults), then the
@@ -272,6 +277,10 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
             e = thread_desc(v, f.p, f.len, NULL, s);
         else if (f.num == 11)
             e = pftev_track_event(v, s, k->ts, f.p, f.len);
+        else if (f.num == 76)
+            e = pftev_frame(v, k->ts, f.p, f.len);
+        else if (f.num == 53)
+            e = pftev_gpu_stage(v, s, k->ts, f.p, f.len);
     }
     return e ? e : v->err;
 }
@@ -288,11 +297,11 @@ static const struct {
     {9, "process stats packets"}, {37, "heap profiles"},
     {38, "battery counter packets"}, {39, "Android log packets"},
     {40, "power rail packets"}, {52, "GPU counter packets"},
-    {53, "GPU render stages"}, {54, "streaming profiles"},
+    {54, "streaming profiles"},
     {57, "graphics frame events"}, {62, "Vulkan memory events"},
     {63, "GPU log packets"}, {65, "Vulkan API events"},
     {66, "perf samples"}, {71, "GPU memory totals"},
-    {74, "streaming allocations"}, {76, "frame timeline events"},
+    {74, "streaming allocations"},
     {84, "statsd atoms"}, {91, "power entity residencies"},
     {135, "stack samples"}, {68, "smaps packets"},
     {73, "memory tracker snapshots"}, {129, "GPU frequency events"},
@@ -328,6 +337,8 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
     buf[0] = '\0';
     for (size_t i = 0; i < PFTEV_OTHERS; i++) {
         char what[64];
+        if (!others[i].what)    /* a slot of a kind now converted */
+            continue;
         snprintf(what, sizeof(what), "%s not shown", others[i].what);
         add(buf, n, v->others[i], what);
     }

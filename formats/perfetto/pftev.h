@@ -16,7 +16,11 @@
  *   InternedData (12): event names, categories, debug annotation names,
  *     per sequence, cleared with SEQ_INCREMENTAL_STATE_CLEARED or
  *     incremental_state_cleared; TracePacketDefaults (59): the default
- *     track_uuid.
+ *     track_uuid;
+ *   FrameTimelineEvent (76): expected and actual surface and display
+ *     frames as b / e async slices per process (pftev_frame.c);
+ *   GpuRenderStageEvent (53) and InternedData gpu_specifications: X
+ *     slices, a thread per GPU queue (pftev_gpu.c).
  * Timestamps are taken as they are (the trace's boot clock; packets on
  * another clock are not converted through clock snapshots).
  *
@@ -41,12 +45,16 @@
 #define PFTEV_TRACKS_MAX (1u << 20)
 #define PFTEV_SEQS_MAX (1u << 16)
 #define PFTEV_INTERN_BYTES ((size_t)64 << 20)
+#define PFTEV_FRAMES_MAX (1u << 16)   /* frame timeline frames open at once */
+#define PFTEV_GPU_PID 0x7ff00000     /* GPU n's pseudo-process: this + n */
 #define PFTEV_DEPTH_MAX 256         /* open slices kept per track */
 #define PFTEV_EV_BYTES ((size_t)1 << 20)    /* one JSON object, at most */
 
 struct pftev_stats {
     uint64_t events;            /* JSON objects written */
     uint64_t slices, async, instants, counters, names, flows;
+    uint64_t frames;            /* frame timeline slices */
+    uint64_t gpu_stages;        /* GPU render stage slices */
     uint64_t bad_iid;           /* names, categories, annotation names never defined */
     uint64_t bad_track;         /* tracks used, never described */
     uint64_t no_track;          /* events with no track at all */

@@ -26,9 +26,10 @@ struct pftev_map {
 void *pmap_get(const struct pftev_map *m, uint64_t key);
 enum st_err pmap_put(struct pftev_map *m, uint64_t key, void *val);
 void pmap_free(struct pftev_map *m);    /* frees the values too */
+void pmap_del(struct pftev_map *m, uint64_t key);      /* frees the value */
 
 /* Interned kinds, the top byte of an interned key. */
-enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT };
+enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT, PI_GPU };
 
 struct pftev_seq {
     uint64_t def_track;
@@ -60,6 +61,8 @@ struct pftev {
     struct pftev_map seqs, tracks;
     struct pftev_map pnames, tnames;    /* names written: pid / tid -> string */
     struct pftev_map flows;     /* flow ids begun */
+    struct pftev_map frames;    /* frame timeline: open frames by cookie */
+    struct pftev_map gpu_queues;        /* GPU queue (gpu, name) -> its tid */
     size_t ibytes;              /* interned bytes held */
     struct dynbuf ev;
     int ev_bad;
@@ -91,6 +94,13 @@ enum st_err ev_emit(struct pftev *v);
 enum st_err pftev_name_process(struct pftev *v, int32_t pid, const uint8_t *p, size_t n);
 enum st_err pftev_name_thread(struct pftev *v, int32_t pid, int32_t tid, const uint8_t *p,
                               size_t n);
+
+/* pftev_frame.c: one FrameTimelineEvent. */
+enum st_err pftev_frame(struct pftev *v, uint64_t ts, const uint8_t *p, size_t n);
+
+/* pftev_gpu.c: one GpuRenderStageEvent. */
+enum st_err pftev_gpu_stage(struct pftev *v, struct pftev_seq *s, uint64_t ts,
+                            const uint8_t *p, size_t n);
 
 /* pftev_track.c: one TrackEvent. */
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,

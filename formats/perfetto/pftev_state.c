@@ -70,6 +70,35 @@ enum st_err pmap_put(struct pftev_map *m, uint64_t key, void *val)
     return ST_OK;
 }
 
+/* Is h in the cyclic range (i, j]? */
+static int between(size_t h, size_t i, size_t j)
+{
+    return i <= j ? i < h && h <= j : i < h || h <= j;
+}
+
+/* Linear probing's backward shift: each key after the hole that cannot
+ * be reached across it any more moves into it. */
+void pmap_del(struct pftev_map *m, uint64_t key)
+{
+    size_t i, j, mask = m->cap - 1;
+    if (!m->cap)
+        return;
+    for (i = slot_of(key, m->cap); m->slots[i].val && m->slots[i].key != key;)
+        i = (i + 1) & mask;
+    if (!m->slots[i].val)
+        return;
+    free(m->slots[i].val);
+    m->slots[i].val = NULL;
+    m->count--;
+    for (j = (i + 1) & mask; m->slots[j].val; j = (j + 1) & mask) {
+        if (between(slot_of(m->slots[j].key, m->cap), i, j))
+            continue;
+        m->slots[i] = m->slots[j];
+        m->slots[j].val = NULL;
+        i = j;
+    }
+}
+
 void pmap_free(struct pftev_map *m)
 {
     for (size_t i = 0; i < m->cap; i++)

@@ -63,8 +63,9 @@ int cli_main(int argc, char **argv)
     char err[512] = "";
     st_debug_init();
     if (options_parse(&o, argc, argv, err, sizeof(err))) {
-        fprintf(stderr, "Usage: systrace [options] [category1 [category2 ...]]\n\n"
-                        "systrace: error: %s\n", err);
+        if (!o.bad_file)    /* a file's content is no usage error */
+            fputs("Usage: systrace [options] [category1 [category2 ...]]\n\n", stderr);
+        fprintf(stderr, "systrace: error: %s\n", err);
         options_free(&o);
         return EXIT_USAGE;
     }

@@ -157,6 +157,20 @@ const struct optdef st_optdefs[] = {
      "waited out (--timeout); a trace that can be neither pulled nor read with cat leaves "
      "nothing written and says why; if the conversion fails "
      "the .perfetto-trace is kept and the message says so."},
+    {"perfetto-config", 0, "FILE", OPT_PERFETTO_CONFIG, SEC_GENERAL, 0,
+     "record with --perfetto using your own TraceConfig (text, or binary as Perfetto's "
+     "record_android_trace takes it); systrace still starts, stops, fetches, cleans up and "
+     "converts",
+     "Text or binary is told from the bytes. Checked before any device is asked: a file that "
+     "cannot be read, is empty or over 1 MB, is not a TraceConfig (malformed, a field "
+     "TraceConfig does not have, no buffers or no data_sources) or does not fit in one device "
+     "command (text about 58 KB, binary about 11 KB) is refused with one line and exit status "
+     "2. Its buffers and data sources are used as they are; duration_ms, write_into_file, "
+     "file_write_period_ms and output_path are systrace's (it reads the file as the session "
+     "writes it and stops the session at -t, Enter or Ctrl-C), and a note says which ones it "
+     "replaced. Without -t the config's duration_ms is the recording's length. Implies "
+     "--perfetto; categories, --preset, -a and -b are refused with it. Android 9 (no --txt) "
+     "takes only a binary config."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},

@@ -63,7 +63,12 @@ const struct optdef st_optdefs[] = {
      "binder_driver binder_lock sched freq idle disk, -b 32mb); power: CPU frequency, idle "
      "states, wakeups and thermal (power freq idle sched workq memreclaim thermal). A "
      "preset's buffer size applies only without -b; categories the device lacks are dropped "
-     "with the usual warning."},
+     "with the usual warning. With --perfetto a preset also records the Perfetto data "
+     "sources its goal needs: frames the SurfaceFlinger frame timeline (Android 12+); "
+     "startup process stats every second, the frame timeline and the packages list "
+     "(Android 10+); power battery counters (charge, capacity, current, voltage, every "
+     "second) and power rails (android.power, Android 10+; devices without a power-stats "
+     "HAL record no rails). A source the device's SDK lacks is named once and left out."},
     {"target", 0, "android|linux", OPT_TARGET, SEC_GENERAL, 0,
      "trace an Android device (default) or this machine's kernel", NULL},
     {"timeout", 0, "S", OPT_TIMEOUT, SEC_GENERAL, 0,
@@ -141,7 +146,8 @@ const struct optdef st_optdefs[] = {
      "OUT.perfetto-trace beside the page and writes the page from it",
      "-t, -b (the trace buffer, drained into the device's file every 250 ms: a capture "
      "can be of any length; default 64 MB), categories (kernel ones become ftrace "
-     "events, sched with compact sched; userspace ones atrace categories), -a, presets, "
+     "events, sched with compact sched; userspace ones atrace categories), -a, presets (and "
+     "their data sources, see --preset), --perfetto-config FILE (your own TraceConfig), "
      "several devices and Enter/Ctrl-C mean what they mean for atrace. Process names come "
      "from linux.process_stats. A category with no Perfetto equivalent is named and dropped. "
      "While it records one device shell loop waits for the session (no process per poll); "

@@ -43,6 +43,22 @@ struct capture_opts {
     int stream;                 /* read the trace while tracing (linux: the
                                  * per-CPU trace_pipes; android: atrace --stream) */
     int perfetto;               /* android: record with the device's perfetto */
+    unsigned pf_sources;        /* --perfetto: data sources beyond ftrace (PF_SRC_*,
+                                 * from the presets) */
+    /* --perfetto-config: the user's TraceConfig as read (checked by
+     * pfconfig_user_check), its file name for messages; NULL: none */
+    const char *pf_config;
+    size_t pf_config_len;
+    const char *pf_config_name;
+};
+
+/* Perfetto data sources a preset asks for (agents/android/perfetto/pfconfig.h) */
+enum {
+    PF_SRC_FRAMETIMELINE = 1,   /* android.surfaceflinger.frametimeline */
+    PF_SRC_PACKAGES = 2,        /* android.packages_list */
+    PF_SRC_PROC_POLL = 4,       /* linux.process_stats polled (RSS, swap, oom_score_adj) */
+    PF_SRC_BATTERY = 8,         /* android.power battery counters */
+    PF_SRC_POWER_RAILS = 16,    /* android.power collect_power_rails */
 };
 
 struct capture_ui {

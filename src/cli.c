@@ -65,8 +65,9 @@ int cli_main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "compare"))
         return cmd_compare(argc - 1, argv + 1);
     if (options_parse(&o, argc, argv, err, sizeof(err))) {
-        fprintf(stderr, "Usage: systrace [options] [category1 [category2 ...]]\n\n"
-                        "systrace: error: %s\n", err);
+        if (!o.bad_file)    /* a file's content is no usage error */
+            fputs("Usage: systrace [options] [category1 [category2 ...]]\n\n", stderr);
+        fprintf(stderr, "systrace: error: %s\n", err);
         options_free(&o);
         return EXIT_USAGE;
     }

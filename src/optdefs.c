@@ -63,7 +63,12 @@ const struct optdef st_optdefs[] = {
      "binder_driver binder_lock sched freq idle disk, -b 32mb); power: CPU frequency, idle "
      "states, wakeups and thermal (power freq idle sched workq memreclaim thermal). A "
      "preset's buffer size applies only without -b; categories the device lacks are dropped "
-     "with the usual warning."},
+     "with the usual warning. With --perfetto a preset also records the Perfetto data "
+     "sources its goal needs: frames the SurfaceFlinger frame timeline (Android 12+); "
+     "startup process stats every second, the frame timeline and the packages list "
+     "(Android 10+); power battery counters (charge, capacity, current, voltage, every "
+     "second) and power rails (android.power, Android 10+; devices without a power-stats "
+     "HAL record no rails). A source the device's SDK lacks is named once and left out."},
     {"target", 0, "android|linux", OPT_TARGET, SEC_GENERAL, 0,
      "trace an Android device (default) or this machine's kernel", NULL},
     {"timeout", 0, "S", OPT_TIMEOUT, SEC_GENERAL, 0,
@@ -143,7 +148,8 @@ const struct optdef st_optdefs[] = {
      "OUT.perfetto-trace beside the page and writes the page from it",
      "-t, -b (the trace buffer, drained into the device's file every 250 ms: a capture "
      "can be of any length; default 64 MB), categories (kernel ones become ftrace "
-     "events, sched with compact sched; userspace ones atrace categories), -a, presets, "
+     "events, sched with compact sched; userspace ones atrace categories), -a, presets (and "
+     "their data sources, see --preset), --perfetto-config FILE (your own TraceConfig), "
      "several devices and Enter/Ctrl-C mean what they mean for atrace. Process names come "
      "from linux.process_stats. A category with no Perfetto equivalent is named and dropped. "
      "While it records one device shell loop waits for the session (no process per poll); "
@@ -159,6 +165,20 @@ const struct optdef st_optdefs[] = {
      "waited out (--timeout); a trace that can be neither pulled nor read with cat leaves "
      "nothing written and says why; if the conversion fails "
      "the .perfetto-trace is kept and the message says so."},
+    {"perfetto-config", 0, "FILE", OPT_PERFETTO_CONFIG, SEC_GENERAL, 0,
+     "record with --perfetto using your own TraceConfig (text, or binary as Perfetto's "
+     "record_android_trace takes it); systrace still starts, stops, fetches, cleans up and "
+     "converts",
+     "Text or binary is told from the bytes. Checked before any device is asked: a file that "
+     "cannot be read, is empty or over 1 MB, is not a TraceConfig (malformed, a field "
+     "TraceConfig does not have, no buffers or no data_sources) or does not fit in one device "
+     "command (text about 58 KB, binary about 11 KB) is refused with one line and exit status "
+     "2. Its buffers and data sources are used as they are; duration_ms, write_into_file, "
+     "file_write_period_ms and output_path are systrace's (it reads the file as the session "
+     "writes it and stops the session at -t, Enter or Ctrl-C), and a note says which ones it "
+     "replaced. Without -t the config's duration_ms is the recording's length. Implies "
+     "--perfetto; categories, --preset, -a and -b are refused with it. Android 9 (no --txt) "
+     "takes only a binary config."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/android/perfetto/pfuser.h"
+#include "lib/dynbuf.h"
+
 #include "browser.h"
 #include "optdefs.h"
 #include "presets.h"
@@ -248,6 +251,7 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_FROM_FILE: o->from_file = arg; return 0;
     case OPT_STREAM: o->stream = 1; return 0;
     case OPT_PERFETTO: o->perfetto = 1; return 0;
+    case OPT_PERFETTO_CONFIG: o->perfetto_config = arg; o->perfetto = 1; return 0;
     case OPT_VIEWER: o->viewer = arg; return 0;
     case OPT_MPROFILE: o->method_profile = arg; return 0;
     case OPT_MFORMAT: o->method_profile_format = arg; return 0;
@@ -329,6 +333,64 @@ static int perfetto_conflict(const struct st_options *o, char *err, size_t errle
     return why != NULL;
 }
 
+/* --perfetto-config names its own data sources and buffers: what would
+ * make another config is refused, not ignored. */
+static int user_config_conflict(const struct st_options *o, int cats, char *err, size_t errlen)
+{
+    const char *what = cats ? "categories" : o->npresets ? "--preset" : o->apps ? "-a"
+                     : o->buf_kb >= 0 ? "-b" : NULL;
+    if (what)
+        snprintf(err, errlen, "--perfetto-config %s: the config names its own data sources "
+                 "and buffers; %s would make another one (leave it out, or edit the config)",
+                 o->perfetto_config, what);
+    return what != NULL;
+}
+
+/* Read and checked before any device is asked (pfuser.h); its
+ * duration_ms stands for -t when -t is not given, as for Perfetto's own
+ * record script. */
+static int load_user_config(struct st_options *o, char *err, size_t errlen)
+{
+    const char *name = o->perfetto_config;
+    FILE *f = !strcmp(name, "-") ? NULL : fopen(name, "rb");
+    if (!f) {
+        o->bad_file = 1;
+        snprintf(err, errlen, "--perfetto-config %s: %s", name,
+                 !strcmp(name, "-") ? "give a file (standard input is not read)"
+                                    : strerror(errno));
+        return 1;
+    }
+    struct dynbuf b;
+    dynbuf_init(&b, PFUSER_FILE_MAX + 1);
+    char buf[65536];
+    size_t n;
+    enum st_err e = ST_OK;
+    while (!e && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+        e = dynbuf_add(&b, buf, n);
+    int rerr = ferror(f);
+    fclose(f);
+    struct pfuser_info info;
+    char why[400];
+    if (rerr)
+        snprintf(why, sizeof(why), "cannot read it");
+    else if (e == ST_ETOOBIG)
+        snprintf(why, sizeof(why), "over %d MB: not a trace config", PFUSER_FILE_MAX >> 20);
+    if (rerr || e || pfuser_check(b.data ? b.data : "", b.len, &info, why, sizeof(why))) {
+        o->bad_file = 1;
+        snprintf(err, errlen, "--perfetto-config %s: %s", name, e && !rerr && e != ST_ETOOBIG
+                 ? st_strerror(e) : why);
+        dynbuf_free(&b);
+        return 1;
+    }
+    o->pf_config_len = b.len;
+    o->pf_config = dynbuf_take(&b, NULL);
+    if (o->time_ms < 0 && info.duration_ms > 0) {
+        o->time_ms = info.duration_ms;
+        o->time_s = (int)((info.duration_ms + 999) / 1000);
+    }
+    return 0;
+}
+
 /* Categories: positional ones, else the --*-categories list; plus every
  * preset's; catapult's defaults when none are named at all. */
 static int pick_categories(struct st_options *o, int argc, char **argv, const char *atrace_cats)
@@ -342,6 +404,7 @@ static int pick_categories(struct st_options *o, int argc, char **argv, const ch
         items[n++] = from_opt;
     for (size_t i = 0; i < o->npresets; i++) {
         items[n++] = o->presets[i]->categories;
+        o->pf_sources |= o->presets[i]->pf_sources;
         if (o->buf_kb < 0 && o->presets[i]->buf_kb > o->preset_buf_kb)
             o->preset_buf_kb = o->presets[i]->buf_kb;
     }
@@ -392,6 +455,9 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     }
     if (o->perfetto && perfetto_conflict(o, err, errlen))
         return 2;
+    if (o->perfetto_config && (user_config_conflict(o, optind < argc || atrace_cats, err,
+                                                    errlen) || load_user_config(o, err, errlen)))
+        return 2;
     if (pick_categories(o, argc, argv, atrace_cats)) {
         snprintf(err, errlen, "out of memory");
         return 2;
@@ -401,6 +467,8 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
 
 void options_free(struct st_options *o)
 {
+    free(o->pf_config);
+    o->pf_config = NULL;
     free(o->catbuf);
     free(o->categories);
     o->catbuf = NULL;
@@ -456,5 +524,9 @@ void options_capture(const struct st_options *o, struct capture_opts *c)
         .app_profile_sampling = o->app_profile_sampling,
         .stream = o->stream,
         .perfetto = o->perfetto,
+        .pf_sources = o->pf_sources,
+        .pf_config = o->pf_config,
+        .pf_config_len = o->pf_config_len,
+        .pf_config_name = o->perfetto_config,
     };
 }

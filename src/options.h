@@ -60,10 +60,15 @@ struct st_options {
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
     int stream;                 /* --stream: read the trace while tracing */
     int perfetto;               /* --perfetto: record with the device's perfetto */
+    const char *perfetto_config;    /* --perfetto-config FILE */
+    char *pf_config;            /* its bytes (malloc'd), checked */
+    size_t pf_config_len;
+    int bad_file;               /* the error is about a file named, not the usage */
     int open;                   /* --open or $SYSTRACE_OPEN: 0, BROWSER_PAGE, _PERFETTO */
     const struct preset *presets[8];    /* --preset, in order */
     size_t npresets;
     int preset_buf_kb;          /* the largest preset -b (used without -b) */
+    unsigned pf_sources;        /* the presets' Perfetto data sources (PF_SRC_*) */
     int show_help, show_version;
     /* categories: positional, or --atrace-categories / --ftrace-categories,
      * each possibly a comma list; joined and split on ',' when used */

@@ -65,7 +65,7 @@ _systrace()
 
     case $prev in
         -o | --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
-        --method-json | --asset-dir | --output)
+        --method-json | --asset-dir | --output | --perfetto-config)
             COMPREPLY=($(compgen -f -- "$cur"))
             compopt -o filenames 2>/dev/null
             return ;;
@@ -97,7 +97,7 @@ _systrace()
                 --method-clock) COMPREPLY=($(compgen -P "$opt=" -W 'default cpu wall' -- "$val")) ;;
                 --serial) COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_serials)" -- "$val")) ;;
                 --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
-                --method-json | --output)
+                --method-json | --output | --perfetto-config)
                     COMPREPLY=($(compgen -P "$opt=" -f -- "$val")) ;;
                 --atrace-categories | --ftrace-categories)
                     COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_categories "$prog")" -- "$val")) ;;

@@ -40,7 +40,7 @@ struct sim_trace {
     unsigned pf_sessions, pf_finished, pf_killed;
     unsigned long pf_last_crc;          /* the last trace file written: zlib crc32 */
     unsigned long long pf_last_size;
-    char pf_config[1024];
+    char pf_config[4096];
 };
 
 /* Categories (sim_atrace.c). */

@@ -44,14 +44,16 @@ static void describe(struct sim_device *dev, const struct pf_config *c, int txt)
                   " write_into_file=%d period_ms=%u", c->duration_ms, c->buffer_kb,
                   c->compact_sched, c->process_stats, txt, c->write_into_file,
                   c->file_write_period_ms);
-    const char *names[] = {" events=", " categories=", " apps="};
-    char *const *lists[] = {c->events, c->cats, c->apps};
-    size_t counts[] = {c->nevents, c->ncats, c->napps};
-    for (int k = 0; k < 3; k++) {
+    const char *names[] = {" events=", " categories=", " apps=", " sources="};
+    char *const *lists[] = {c->events, c->cats, c->apps, c->sources};
+    size_t counts[] = {c->nevents, c->ncats, c->napps, c->nsources};
+    for (int k = 0; k < 4; k++) {
         dynbuf_addstr(&b, names[k]);
         for (size_t i = 0; i < counts[k]; i++)
             dynbuf_printf(&b, "%s%s", i ? "," : "", lists[k][i]);
     }
+    dynbuf_printf(&b, " proc_poll_ms=%u battery_poll_ms=%u power_rails=%d", c->proc_poll_ms,
+                  c->battery_poll_ms, c->power_rails);
     pthread_mutex_lock(&dev->lock);
     snprintf(dev->trace->pf_config, sizeof(dev->trace->pf_config), "%s",
              b.data ? b.data : "");

@@ -29,6 +29,11 @@ struct pf_config {
     size_t ncats;
     char *apps[PF_MAX_ITEMS];       /* atrace_apps */
     size_t napps;
+    char *sources[PF_MAX_ITEMS];    /* every data source's name, in order */
+    size_t nsources;
+    uint32_t proc_poll_ms;          /* process_stats_config.proc_stats_poll_ms */
+    uint32_t battery_poll_ms;       /* android_power_config */
+    int power_rails;                /* android_power_config.collect_power_rails */
 };
 
 void pf_config_free(struct pf_config *c);

@@ -8,7 +8,9 @@
  *
  * TraceConfig: buffers 1 { size_kb 1 }, data_sources 2 { config 1 {
  * name 1, ftrace_config 100 { ftrace_events 1, atrace_categories 2,
- * atrace_apps 3, compact_sched 12 { enabled 1 } } } }, duration_ms 3,
+ * atrace_apps 3, compact_sched 12 { enabled 1 } }, process_stats_config 103
+ * { proc_stats_poll_ms 4 }, android_power_config 106 { battery_poll_ms 1,
+ * collect_power_rails 3 } } }, duration_ms 3,
  * write_into_file 8, file_write_period_ms 9.
  */
 #include "sim_perfetto.h"
@@ -26,6 +28,8 @@ void pf_config_free(struct pf_config *c)
         free(c->cats[i]);
     for (size_t i = 0; i < c->napps; i++)
         free(c->apps[i]);
+    for (size_t i = 0; i < c->nsources; i++)
+        free(c->sources[i]);
     memset(c, 0, sizeof(*c));
 }
 
@@ -37,10 +41,11 @@ static int add(char **list, size_t *n, const char *s, size_t len)
     return list[*n] ? (int)(++*n, 0) : -1;
 }
 
-static void note_source(struct pf_config *c, const char *name, size_t len)
+static int note_source(struct pf_config *c, const char *name, size_t len)
 {
     if (len == 19 && !memcmp(name, "linux.process_stats", 19))
         c->process_stats = 1;
+    return add(c->sources, &c->nsources, name, len);
 }
 
 /* Text. */
@@ -55,7 +60,7 @@ static int set_field(struct pf_config *c, const char *key, size_t kl, const char
         c->write_into_file = vl == 4 && !memcmp(v, "true", 4);
     else if (KEY("file_write_period_ms") && !*path)
         c->file_write_period_ms = (uint32_t)strtoul(v, NULL, 10);
-    else if (KEY("size_kb") && !strcmp(path, "buffers"))
+    else if (KEY("size_kb") && !strcmp(path, "buffers") && !c->buffer_kb)
         c->buffer_kb = (uint32_t)strtoul(v, NULL, 10);
     else if (KEY("ftrace_events"))
         return add(c->events, &c->nevents, v, vl);
@@ -65,8 +70,14 @@ static int set_field(struct pf_config *c, const char *key, size_t kl, const char
         return add(c->apps, &c->napps, v, vl);
     else if (KEY("enabled") && strstr(path, "compact_sched"))
         c->compact_sched = vl == 4 && !memcmp(v, "true", 4);
-    else if (KEY("name") && strstr(path, "config"))
-        note_source(c, v, vl);
+    else if (KEY("proc_stats_poll_ms"))
+        c->proc_poll_ms = (uint32_t)strtoul(v, NULL, 10);
+    else if (KEY("battery_poll_ms"))
+        c->battery_poll_ms = (uint32_t)strtoul(v, NULL, 10);
+    else if (KEY("collect_power_rails"))
+        c->power_rails = vl == 4 && !memcmp(v, "true", 4);
+    else if (KEY("name") && !strcmp(path, "data_sources/config"))
+        return note_source(c, v, vl);
 #undef KEY
     return 0;
 }
@@ -177,6 +188,27 @@ static int ftrace_config(const struct pb_field *f, struct pf_config *c)
     return r;
 }
 
+/* process_stats_config 103 { proc_stats_poll_ms 4 }, android_power_config
+ * 106 { battery_poll_ms 1, collect_power_rails 3 } */
+static int sub_config(const struct pb_field *f, struct pf_config *c)
+{
+    struct pb_iter it;
+    struct pb_field g;
+    int r;
+    pb_iter_init(&it, f->p, f->len);
+    while ((r = pb_next(&it, &g)) > 0) {
+        if (g.wire != PB_VARINT)
+            continue;
+        if (f->num == 103 && g.num == 4)
+            c->proc_poll_ms = (uint32_t)g.v;
+        else if (f->num == 106 && g.num == 1)
+            c->battery_poll_ms = (uint32_t)g.v;
+        else if (f->num == 106 && g.num == 3)
+            c->power_rails = g.v != 0;
+    }
+    return r;
+}
+
 static int source_config(const struct pb_field *f, struct pf_config *c)
 {
     struct pb_iter it;
@@ -184,9 +216,11 @@ static int source_config(const struct pb_field *f, struct pf_config *c)
     int r;
     pb_iter_init(&it, f->p, f->len);
     while ((r = pb_next(&it, &g)) > 0) {
-        if (g.num == 1 && g.wire == PB_LEN)
-            note_source(c, (const char *)g.p, g.len);
+        if (g.num == 1 && g.wire == PB_LEN && note_source(c, (const char *)g.p, g.len))
+            return -1;
         else if (g.num == 100 && g.wire == PB_LEN && ftrace_config(&g, c))
+            return -1;
+        else if ((g.num == 103 || g.num == 106) && g.wire == PB_LEN && sub_config(&g, c))
             return -1;
     }
     return r;

@@ -8,6 +8,8 @@
 #include "agents/android/perfetto/pfconfig.h"
 #include "formats/perfetto/pb.h"
 
+#include <unistd.h>
+
 static struct atrace_cats avail(void)
 {
     static char *names[] = {"gfx", "view", "am"};
@@ -77,7 +79,7 @@ static void test_split(void **state)
     struct pfconfig c;
     struct dynbuf dropped;
     dynbuf_init(&dropped, 4096);
-    assert_int_equal(pfconfig_make(&o, &a, &c, &dropped), ST_OK);
+    assert_int_equal(pfconfig_make(&o, &a, 34, &c, &dropped), ST_OK);
     assert_string_equal(dynbuf_str(&dropped), "nope");
     assert_int_equal(c.nkernel, 2);
     assert_int_equal(c.nuser, 2);
@@ -142,7 +144,7 @@ static void test_defaults(void **state)
     struct pfconfig c;
     struct dynbuf dropped;
     dynbuf_init(&dropped, 4096);
-    assert_int_equal(pfconfig_make(&o, &a, &c, &dropped), ST_OK);
+    assert_int_equal(pfconfig_make(&o, &a, 34, &c, &dropped), ST_OK);
     assert_int_equal(dropped.len, 0);
     assert_non_null(strstr(dynbuf_str(&c.text), "size_kb: 65536"));
     assert_non_null(strstr(dynbuf_str(&c.text), "duration_ms: 0\n"));  /* until stopped */
@@ -161,13 +163,13 @@ static void test_refused(void **state)
     dynbuf_init(&why, 4096);
     char *bad[] = {"sched", "x'; reboot"};
     struct capture_opts o = opts(bad, 2, NULL);
-    assert_int_equal(pfconfig_make(&o, &a, &c, &why), ST_EINVAL);
+    assert_int_equal(pfconfig_make(&o, &a, 34, &c, &why), ST_EINVAL);
     assert_non_null(strstr(dynbuf_str(&why), "not a category name"));
     pfconfig_free(&c);
     dynbuf_reset(&why);
     char *ok[] = {"sched"};
     o = opts(ok, 1, "com.app,$(reboot)");
-    assert_int_equal(pfconfig_make(&o, &a, &c, &why), ST_EINVAL);
+    assert_int_equal(pfconfig_make(&o, &a, 34, &c, &why), ST_EINVAL);
     assert_non_null(strstr(dynbuf_str(&why), "-a $(reboot): not an app"));
     pfconfig_free(&c);
     dynbuf_free(&why);
@@ -185,7 +187,7 @@ static void test_echo_binary(void **state)
     struct dynbuf d, cmd;
     dynbuf_init(&d, 4096);
     dynbuf_init(&cmd, 1 << 22);
-    assert_int_equal(pfconfig_make(&o, &a, &c, &d), ST_OK);
+    assert_int_equal(pfconfig_make(&o, &a, 34, &c, &d), ST_OK);
     assert_int_equal(pfconfig_echo_binary(&c, &cmd), ST_OK);
     const char *s = dynbuf_str(&cmd);
     assert_int_equal(strncmp(s, "echo -n '", 9), 0);
@@ -205,6 +207,112 @@ static void test_echo_binary(void **state)
     pfconfig_free(&c);
 }
 
+#define PROTOS "../shared/reference/perfetto-protos"
+
+/* The config in protoc's text, as protoc reads it with Perfetto's own
+ * perfetto_config.proto (the text form through --encode first): what
+ * the device's perfetto makes of it.  0: protoc or the protos absent. */
+static int protoc_decode(const struct dynbuf *cfg, int text, struct dynbuf *out)
+{
+    if (system("protoc --version >/dev/null 2>&1 && [ -f " PROTOS "/perfetto_config.proto ]"))
+        return 0;
+    char in[] = "/tmp/test_pfconfig.XXXXXX";
+    int fd = mkstemp(in);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, cfg->data, cfg->len), (ssize_t)cfg->len);
+    close(fd);
+    char cmd[1024];
+    if (text)   /* "protoc --encode ... <IN | protoc --decode ..." */
+        snprintf(cmd, sizeof(cmd), "protoc --encode=perfetto.protos.TraceConfig -I " PROTOS
+                 " perfetto_config.proto <%s | protoc --decode=perfetto.protos.TraceConfig -I "
+                 PROTOS " perfetto_config.proto 2>&1", in);
+    else
+        snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.TraceConfig -I " PROTOS
+                 " perfetto_config.proto <%s 2>&1", in);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+        dynbuf_add(out, buf, n);
+    assert_int_equal(pclose(f), 0);
+    unlink(in);
+    return 1;
+}
+
+/* A preset's data sources, the same in both forms as Perfetto reads them. */
+static void decoded(const struct pfconfig *c, struct dynbuf *out)
+{
+    struct dynbuf b;
+    dynbuf_init(&b, 1 << 20);
+    if (!protoc_decode(&c->text, 1, out)) {
+        print_message("protoc or " PROTOS " absent: the forms are not decoded\n");
+        dynbuf_addstr(out, dynbuf_str(&c->text));
+    } else {
+        assert_int_equal(protoc_decode(&c->binary, 0, &b), 1);
+        assert_string_equal(dynbuf_str(out), dynbuf_str(&b));
+    }
+    dynbuf_free(&b);
+}
+
+static void test_preset_sources(void **state)
+{
+    (void)state;
+    char *cats[] = {"sched", "gfx"};
+    struct capture_opts o = opts(cats, 2, NULL);
+    o.pf_sources = PF_SRC_FRAMETIMELINE | PF_SRC_PACKAGES | PF_SRC_PROC_POLL |
+                   PF_SRC_BATTERY | PF_SRC_POWER_RAILS;
+    struct atrace_cats a = avail();
+    struct pfconfig c;
+    struct dynbuf d, t;
+    dynbuf_init(&d, 4096);
+    dynbuf_init(&t, 1 << 20);
+    assert_int_equal(pfconfig_make(&o, &a, 31, &c, &d), ST_OK);
+    assert_string_equal(c.lacking, "");
+    decoded(&c, &t);
+    const char *s = dynbuf_str(&t);
+    assert_non_null(strstr(s, "name: \"android.surfaceflinger.frametimeline\""));
+    assert_non_null(strstr(s, "name: \"android.packages_list\""));
+    assert_non_null(strstr(s, "scan_all_processes_on_start: true\n"));
+    assert_non_null(strstr(s, "proc_stats_poll_ms: 1000\n"));
+    assert_non_null(strstr(s, "name: \"android.power\""));
+    assert_non_null(strstr(s, "battery_poll_ms: 1000\n"));
+    for (const char *k = "CHARGE\0CAPACITY_PERCENT\0CURRENT\0VOLTAGE\0"; *k; k += strlen(k) + 1) {
+        char want[80];
+        snprintf(want, sizeof(want), "battery_counters: BATTERY_COUNTER_%s\n", k);
+        assert_non_null(strstr(s, want));
+    }
+    assert_non_null(strstr(s, "collect_power_rails: true\n"));
+    assert_non_null(strstr(s, "write_into_file: true\n"));
+    pfconfig_free(&c);
+    /* Android 11: no frame timeline, named once; the rest kept */
+    dynbuf_reset(&t);
+    assert_int_equal(pfconfig_make(&o, &a, 30, &c, &d), ST_OK);
+    assert_string_equal(c.lacking, "android.surfaceflinger.frametimeline (Android SDK 31+)");
+    decoded(&c, &t);
+    assert_null(strstr(dynbuf_str(&t), "frametimeline"));
+    assert_non_null(strstr(dynbuf_str(&t), "android.packages_list"));
+    pfconfig_free(&c);
+    /* Android 9: only the ftrace and process stats */
+    dynbuf_reset(&t);
+    assert_int_equal(pfconfig_make(&o, &a, 28, &c, &d), ST_OK);
+    assert_non_null(strstr(c.lacking, "android.packages_list (Android SDK 29+), android.power"));
+    decoded(&c, &t);
+    assert_null(strstr(dynbuf_str(&t), "android."));
+    assert_non_null(strstr(dynbuf_str(&t), "proc_stats_poll_ms: 1000"));
+    pfconfig_free(&c);
+    /* no preset: nothing beyond ftrace and process names */
+    o.pf_sources = 0;
+    dynbuf_reset(&t);
+    assert_int_equal(pfconfig_make(&o, &a, 34, &c, &d), ST_OK);
+    decoded(&c, &t);
+    assert_null(strstr(dynbuf_str(&t), "android."));
+    assert_null(strstr(dynbuf_str(&t), "proc_stats_poll_ms"));
+    pfconfig_free(&c);
+    dynbuf_free(&d);
+    dynbuf_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_echo_binary),
+        cmocka_unit_test(test_preset_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

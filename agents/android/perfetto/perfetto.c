@@ -40,6 +40,7 @@
 #include "lib/outfile.h"
 #include "lib/plat.h"
 #include "pfconfig.h"
+#include "pfuser.h"
 #include "lib/printf.h"
 #include "lib/signals.h"
 #include "pffetch.h"
@@ -131,21 +132,35 @@ static enum st_err probe(struct atrace *a)
     return ST_OK;
 }
 
+/* The text config as echo's argument: mksh's echo reads backslash
+ * escapes, so each backslash of a user's strings is doubled to reach
+ * perfetto as written; quoted for the shell. */
+static enum st_err echo_text(const struct dynbuf *text, struct dynbuf *s)
+{
+    struct dynbuf esc;
+    dynbuf_init(&esc, 2 * text->len + 16);
+    for (size_t i = 0; i < text->len; i++)
+        if (text->data[i] != '\\' ? dynbuf_addc(&esc, text->data[i])
+                                   : dynbuf_addstr(&esc, "\\\\"))
+            break;
+    enum st_err e = dynbuf_addstr(s, "echo");
+    if (!e)
+        e = adb_quote_arg(s, dynbuf_str(&esc));
+    dynbuf_free(&esc);
+    return e;
+}
+
+/* Text on Android 10+ (--txt), binary before, or when the user's config
+ * is binary. */
 static enum st_err start_cmd(struct atrace *a, struct dynbuf *s)
 {
     struct pfrec *p = rec_of(a);
-    enum st_err e;
+    int txt = a->c->sdk >= 29 && p->cfg.text.len;
     dynbuf_printf(s, "mkdir " LOCK " 2>/dev/null || exit %d; ", LOCK_BUSY);
-    if (a->c->sdk >= 29) {
-        dynbuf_addstr(s, "echo");
-        e = adb_quote_arg(s, dynbuf_str(&p->cfg.text));
-    } else {
-        e = pfconfig_echo_binary(&p->cfg, s);
-    }
+    enum st_err e = txt ? echo_text(&p->cfg.text, s) : pfconfig_echo_binary(&p->cfg, s);
     if (!e)
         e = dynbuf_printf(s, " | perfetto --background%s -o %s -c - >" LOCK "/pid; rc=$?; "
-                          "cat " LOCK "/pid; exit $rc", a->c->sdk >= 29 ? " --txt" : "",
-                          p->path);
+                          "cat " LOCK "/pid; exit $rc", txt ? " --txt" : "", p->path);
     return e;
 }
 
@@ -598,6 +613,31 @@ static void pf_destroy(struct atrace *a)
     a->way_state = NULL;
 }
 
+/* --perfetto-config: checked before any device was asked (src/); a text
+ * one cannot reach Android 9's perfetto, which has no --txt. */
+static enum st_err user_config(struct capture *c, struct pfrec *p)
+{
+    const struct capture_opts *o = c->opt;
+    struct pfuser_info info;
+    char why[300];
+    if (pfuser_check(o->pf_config, o->pf_config_len, &info, why, sizeof(why)))
+        return fail(c, ST_EINVAL, "%s: %s", o->pf_config_name, why);
+    if (c->sdk < 29 && !info.binary)
+        return fail(c, ST_EUNSUPPORTED, "%s: a text config, and the device's perfetto "
+                    "(Android 9, SDK %d) reads only binary ones: encode it with protoc "
+                    "--encode=perfetto.protos.TraceConfig perfetto_config.proto <%s >%s.pb",
+                    o->pf_config_name, c->sdk, o->pf_config_name, o->pf_config_name);
+    uint32_t ms = o->time_ms > 0 ? (uint32_t)o->time_ms : 0;
+    enum st_err e = pfuser_make(o->pf_config, o->pf_config_len, ms, &p->cfg);
+    if (e)
+        return fail(c, e, "%s: not a usable trace config", o->pf_config_name);
+    if (*info.replaced)
+        c->ui.note(c->ui.ctx, "%s: its %s replaced by systrace's (it reads the file as the "
+                   "session writes it and stops the session at -t, Enter or Ctrl-C)",
+                   o->pf_config_name, info.replaced);
+    return ST_OK;
+}
+
 enum st_err perfetto_way_create(struct atrace *a)
 {
     struct capture *c = a->c;
@@ -613,9 +653,11 @@ enum st_err perfetto_way_create(struct atrace *a)
     fairlock_init(&p->lock);
     a->way = &perfetto_way;
     a->way_state = p;
+    if (c->opt->pf_config)
+        return user_config(c, p);
     struct dynbuf dropped;
     dynbuf_init(&dropped, 65536);
-    enum st_err e = pfconfig_make(c->opt, &a->avail, &p->cfg, &dropped);
+    enum st_err e = pfconfig_make(c->opt, &a->avail, c->sdk, &p->cfg, &dropped);
     if (e == ST_EINVAL)
         fail(c, e, "%s", dynbuf_str(&dropped));
     else if (!e && !p->cfg.nkernel && !p->cfg.nuser)
@@ -625,6 +667,9 @@ enum st_err perfetto_way_create(struct atrace *a)
     else if (!e && dropped.len)
         c->ui.warn(c->ui.ctx, "These categories have no Perfetto equivalent on the device "
                               "and are dropped: %s", dynbuf_str(&dropped));
+    if (!e && *p->cfg.lacking)
+        c->ui.warn(c->ui.ctx, "The device (SDK %d) lacks these Perfetto data sources, left "
+                              "out: %s", c->sdk, p->cfg.lacking);
     dynbuf_free(&dropped);
     return e;
 }

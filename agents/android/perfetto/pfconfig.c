@@ -155,57 +155,172 @@ static enum st_err ftrace_part(const struct capture_opts *o, const struct atrace
     return add_apps(f, o->apps, dropped);
 }
 
+/* Data sources beyond ftrace that a preset asks for, as Perfetto's record
+ * page writes them; the first SDK that has each (Perfetto's docs:
+ * frame timeline Android 12, packages list, battery and power rails
+ * Android 10). */
+static const struct {
+    unsigned bit;
+    const char *name;
+    int sdk;
+} sources[] = {
+    {PF_SRC_FRAMETIMELINE, "android.surfaceflinger.frametimeline", 31},
+    {PF_SRC_PACKAGES, "android.packages_list", 29},
+    {PF_SRC_BATTERY, "android.power", 29},
+    {PF_SRC_POWER_RAILS, "android.power (power rails)", 29},
+};
+
+#define BATTERY_POLL_MS 1000
+#define PROC_POLL_MS 1000
+
+/* Which wanted sources the device has; the others named in lacking. */
+static unsigned sources_kept(unsigned want, int sdk, char *lacking, size_t n)
+{
+    unsigned keep = want;
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof(sources) / sizeof(*sources); i++) {
+        if (!(want & sources[i].bit) || sdk >= sources[i].sdk)
+            continue;
+        keep &= ~sources[i].bit;
+        int w = snprintf(lacking + used, n - used, "%s%s (Android SDK %d+)", used ? ", " : "",
+                         sources[i].name, sources[i].sdk);
+        used += w > 0 && (size_t)w < n - used ? (size_t)w : 0;
+    }
+    return keep;
+}
+
+/* One data source with its config message (field num; none when 0). */
+static void add_source(struct pfconfig *cfg, const char *name, uint32_t num,
+                       const char *key, const char *text, struct dynbuf *bin)
+{
+    struct dynbuf ds, sub;
+    dynbuf_init(&ds, 1 << 16);
+    dynbuf_init(&sub, 1 << 16);
+    dynbuf_printf(&cfg->text, "data_sources {\n  config {\n    name: \"%s\"\n", name);
+    if (num)
+        dynbuf_printf(&cfg->text, "    %s {\n%s    }\n", key, text);
+    dynbuf_addstr(&cfg->text, "  }\n}\n");
+    pbw_str(&ds, 1, name);
+    if (num)
+        pbw_msg(&ds, num, bin);
+    pbw_msg(&sub, 1, &ds);
+    pbw_msg(&cfg->binary, 2, &sub);
+    dynbuf_free(&ds);
+    dynbuf_free(&sub);
+}
+
+/* linux.process_stats: names at the start; polled for memory counters
+ * when a preset asks. */
+static void add_process_stats(struct pfconfig *cfg, unsigned keep)
+{
+    struct dynbuf t, b;
+    dynbuf_init(&t, 4096);
+    dynbuf_init(&b, 4096);
+    dynbuf_addstr(&t, "      scan_all_processes_on_start: true\n");
+    pbw_uint(&b, 2, 1);
+    if (keep & PF_SRC_PROC_POLL) {
+        dynbuf_printf(&t, "      proc_stats_poll_ms: %u\n", PROC_POLL_MS);
+        pbw_uint(&b, 4, PROC_POLL_MS);
+    }
+    add_source(cfg, "linux.process_stats", 103, "process_stats_config", dynbuf_str(&t), &b);
+    dynbuf_free(&t);
+    dynbuf_free(&b);
+}
+
+/* android.power: battery counters (BatteryCounters CHARGE 1,
+ * CAPACITY_PERCENT 2, CURRENT 3, VOLTAGE 5) and/or power rails. */
+static void add_power(struct pfconfig *cfg, unsigned keep)
+{
+    static const struct { const char *name; unsigned v; } counters[] = {
+        {"BATTERY_COUNTER_CHARGE", 1}, {"BATTERY_COUNTER_CAPACITY_PERCENT", 2},
+        {"BATTERY_COUNTER_CURRENT", 3}, {"BATTERY_COUNTER_VOLTAGE", 5},
+    };
+    struct dynbuf t, b;
+    dynbuf_init(&t, 4096);
+    dynbuf_init(&b, 4096);
+    if (keep & PF_SRC_BATTERY) {
+        dynbuf_printf(&t, "      battery_poll_ms: %u\n", BATTERY_POLL_MS);
+        pbw_uint(&b, 1, BATTERY_POLL_MS);
+        for (size_t i = 0; i < sizeof(counters) / sizeof(*counters); i++) {
+            dynbuf_printf(&t, "      battery_counters: %s\n", counters[i].name);
+            pbw_uint(&b, 2, counters[i].v);
+        }
+    }
+    if (keep & PF_SRC_POWER_RAILS) {
+        dynbuf_addstr(&t, "      collect_power_rails: true\n");
+        pbw_uint(&b, 3, 1);
+    }
+    add_source(cfg, "android.power", 106, "android_power_config", dynbuf_str(&t), &b);
+    dynbuf_free(&t);
+    dynbuf_free(&b);
+}
+
+static void add_preset_sources(struct pfconfig *cfg, unsigned keep)
+{
+    if (keep & PF_SRC_FRAMETIMELINE)
+        add_source(cfg, "android.surfaceflinger.frametimeline", 0, NULL, NULL, NULL);
+    if (keep & PF_SRC_PACKAGES)
+        add_source(cfg, "android.packages_list", 0, NULL, NULL, NULL);
+    if (keep & (PF_SRC_BATTERY | PF_SRC_POWER_RAILS))
+        add_power(cfg, keep);
+}
+
+/* buffers and linux.ftrace, in both forms */
+static void add_ftrace(struct pfconfig *cfg, struct both *f, uint32_t kb)
+{
+    struct dynbuf ds, sub;
+    dynbuf_init(&ds, 1 << 20);
+    dynbuf_init(&sub, 1 << 20);
+    dynbuf_printf(&cfg->text, "buffers {\n  size_kb: %u\n  fill_policy: RING_BUFFER\n}\n"
+                  "data_sources {\n  config {\n    name: \"linux.ftrace\"\n"
+                  "    ftrace_config {\n%s      compact_sched {\n        enabled: true\n"
+                  "      }\n    }\n  }\n}\n", kb, dynbuf_str(&f->text));
+    /* buffers 1 {size_kb 1, fill_policy 4 = RING_BUFFER (1)} */
+    pbw_uint(&sub, 1, kb);
+    pbw_uint(&sub, 4, 1);
+    pbw_msg(&cfg->binary, 1, &sub);
+    pbw_uint(&sub, 1, 1);                 /* compact_sched.enabled */
+    pbw_msg(&f->bin, 12, &sub);
+    pbw_bytes(&ds, 1, "linux.ftrace", 12);
+    pbw_msg(&ds, 100, &f->bin);
+    pbw_msg(&sub, 1, &ds);
+    pbw_msg(&cfg->binary, 2, &sub);      /* data_sources { config { ... } } */
+    dynbuf_free(&ds);
+    dynbuf_free(&sub);
+}
+
+void pfconfig_add_stop(struct pfconfig *cfg, uint32_t duration_ms)
+{
+    dynbuf_printf(&cfg->text, "duration_ms: %u\nwrite_into_file: true\n"
+                  "file_write_period_ms: %u\n", duration_ms, PFCONFIG_WRITE_PERIOD_MS);
+    pbw_uint(&cfg->binary, 3, duration_ms);
+    pbw_uint(&cfg->binary, 8, 1);         /* write_into_file */
+    pbw_uint(&cfg->binary, 9, PFCONFIG_WRITE_PERIOD_MS);
+}
+
 enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats *avail,
-                          struct pfconfig *cfg, struct dynbuf *dropped)
+                          int sdk, struct pfconfig *cfg, struct dynbuf *dropped)
 {
     memset(cfg, 0, sizeof(*cfg));
     dynbuf_init(&cfg->text, 1 << 20);
     dynbuf_init(&cfg->binary, 1 << 20);
     struct both f;
-    struct dynbuf ds, sub;
     dynbuf_init(&f.text, 1 << 20);
     dynbuf_init(&f.bin, 1 << 20);
-    dynbuf_init(&ds, 1 << 20);
-    dynbuf_init(&sub, 1 << 20);
     enum st_err e = ftrace_part(o, avail, cfg, &f, dropped);
     uint32_t kb = o->buf_kb > 0 ? (uint32_t)o->buf_kb : PFCONFIG_DEFAULT_KB;
     uint32_t ms = o->time_ms > 0 ? (uint32_t)o->time_ms : 0;
     if (!e) {
-        /* text */
-        e = dynbuf_printf(&cfg->text, "buffers {\n  size_kb: %u\n  fill_policy: RING_BUFFER\n}\n"
-                      "data_sources {\n  config {\n    name: \"linux.ftrace\"\n"
-                      "    ftrace_config {\n%s      compact_sched {\n        enabled: true\n"
-                      "      }\n    }\n  }\n}\n"
-                      "data_sources {\n  config {\n    name: \"linux.process_stats\"\n"
-                      "    process_stats_config {\n      scan_all_processes_on_start: true\n"
-                      "    }\n  }\n}\n"
-                      "duration_ms: %u\nwrite_into_file: true\nfile_write_period_ms: %u\n",
-                      kb, dynbuf_str(&f.text), ms, PFCONFIG_WRITE_PERIOD_MS);
-        /* binary: buffers 1 {size_kb 1, fill_policy 4 = RING_BUFFER (1)} */
-        pbw_uint(&sub, 1, kb);
-        pbw_uint(&sub, 4, 1);
-        pbw_msg(&cfg->binary, 1, &sub);
-        pbw_uint(&sub, 1, 1);                 /* compact_sched.enabled */
-        pbw_msg(&f.bin, 12, &sub);
-        pbw_bytes(&ds, 1, "linux.ftrace", 12);
-        pbw_msg(&ds, 100, &f.bin);
-        pbw_msg(&sub, 1, &ds);
-        pbw_msg(&cfg->binary, 2, &sub);      /* data_sources { config { ... } } */
-        pbw_bytes(&ds, 1, "linux.process_stats", 19);
-        pbw_uint(&sub, 2, 1);                 /* scan_all_processes_on_start */
-        pbw_msg(&ds, 103, &sub);
-        pbw_msg(&sub, 1, &ds);
-        pbw_msg(&cfg->binary, 2, &sub);
-        pbw_uint(&cfg->binary, 3, ms);
-        pbw_uint(&cfg->binary, 8, 1);         /* write_into_file */
-        pbw_uint(&cfg->binary, 9, PFCONFIG_WRITE_PERIOD_MS);
-        if (!e && !cfg->binary.len)
+        unsigned keep = sources_kept(o->pf_sources, sdk, cfg->lacking, sizeof(cfg->lacking));
+        add_ftrace(cfg, &f, kb);
+        add_process_stats(cfg, keep);
+        add_preset_sources(cfg, keep);
+        pfconfig_add_stop(cfg, ms);
+        if (!cfg->binary.len || !cfg->text.len)
             e = ST_ENOMEM;
     }
     dynbuf_free(&f.text);
     dynbuf_free(&f.bin);
-    dynbuf_free(&ds);
-    dynbuf_free(&sub);
     return e;
 }
 

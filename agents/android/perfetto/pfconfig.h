@@ -6,7 +6,9 @@
  * linux.ftrace with the kernel categories as ftrace_events (sched with
  * compact sched), the userspace ones as atrace_categories and -a as
  * atrace_apps, linux.process_stats for process names, duration_ms from
- * -t (0: until stopped).  Text for `perfetto --txt`, binary for Android 9,
+ * -t (0: until stopped), and the data sources the presets ask for
+ * (capture_opts.pf_sources: frame timeline, packages list, polled process
+ * stats, battery counters, power rails) where the device's SDK has them.  Text for `perfetto --txt`, binary for Android 9,
  * which has no --txt.  Pure: no I/O.
  */
 #ifndef SYSTRACE_PFCONFIG_H
@@ -25,16 +27,21 @@
 #define PFCONFIG_WRITE_PERIOD_MS 100
 
 struct pfconfig {
-    struct dynbuf text, binary;
+    struct dynbuf text, binary; /* a user's config may have only one (len 0) */
     size_t nkernel, nuser;      /* categories kept */
+    char lacking[300];          /* data sources left out: the device's SDK lacks them */
 };
 
-/* avail: the device's atrace categories (userspace ones must be there).
+/* avail: the device's atrace categories (userspace ones must be there);
+ * sdk: the device's, for the data sources it has.
  * Categories with no Perfetto equivalent go to `dropped`, space-separated;
  * a category or app name that is not a plain token is ST_EINVAL with the
  * reason in `dropped`. */
 enum st_err pfconfig_make(const struct capture_opts *o, const struct atrace_cats *avail,
-                          struct pfconfig *cfg, struct dynbuf *dropped);
+                          int sdk, struct pfconfig *cfg, struct dynbuf *dropped);
+/* The fields of systrace's stop appended to both forms: duration_ms,
+ * write_into_file, file_write_period_ms (PFCONFIG_WRITE_PERIOD_MS). */
+void pfconfig_add_stop(struct pfconfig *cfg, uint32_t duration_ms);
 void pfconfig_free(struct pfconfig *cfg);
 
 /* The i-th kernel category the config records as ftrace events (through

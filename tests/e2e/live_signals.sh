@@ -40,9 +40,10 @@ trace_block pipe.html 2 | grep -q sched_switch || fail "stdout closed: trace not
 not_tracing "stdout closed"
 no_litter "stdout closed"
 
-# (a slow link, so the collection is still under way when the second one
-# arrives: on a fast one it may be done, and then the trace is written)
-start_sim --rate 200000
+# (a slow link and a dump that waits 3 s, so the collection is still under
+# way when the second one arrives: a short dump at 200 KB/s could be done
+# by then on a loaded machine, and then the trace is written: exit 0)
+start_sim --rate 200000 --dump-delay 3000
 bg_run twice.html -t 30 sched gfx
 kill -INT $pid
 # the second once the first was taken: two sent at once can merge into one

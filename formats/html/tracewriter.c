@@ -111,6 +111,13 @@ enum st_err tw_add_tee(struct tracewriter *w, const struct tw_tee *t)
     return ST_OK;
 }
 
+void tw_fact(struct tracewriter *w, const struct tw_fact *f)
+{
+    for (int i = 0; i < w->ntee; i++)
+        if (w->tee[i].fact)
+            w->tee[i].fact(w->tee[i].ctx, f);
+}
+
 /* ---- splitting ------------------------------------------------------ */
 
 /* Collect the part's leading '#' lines; returns the index in p where the

@@ -68,6 +68,27 @@ enum st_err tw_open(const char *path, enum tw_format fmt, const struct viewer *v
 /* 0: never split. */
 void tw_set_split(struct tracewriter *w, uint64_t bytes);
 
+/* What a reader knows of its trace beyond the payload it writes (a
+ * Perfetto trace's track events, frame timeline and the data it did not
+ * convert), for the summary: the reader need not know who listens. */
+enum tw_fact_kind {
+    TW_FACT_EVENTS,         /* count events (not text lines) between first_ns and last_ns */
+    TW_FACT_NOT_SHOWN,      /* count items of kind `what` were not converted */
+    TW_FACT_FRAME,          /* an actual frame of the frame timeline began */
+    TW_FACT_FRAME_END,      /* ... and ended, dur_ns after it began */
+};
+struct tw_fact {
+    enum tw_fact_kind kind;
+    uint64_t count, first_ns, last_ns;
+    const char *what;
+    /* frames: the process, the frame's token (Perfetto's slice name),
+     * JankType bits, PresentType (-1: absent) */
+    int64_t pid, token;
+    uint64_t dur_ns;
+    uint32_t jank;
+    int present;
+};
+
 /* Sees each part (name), its payload as given to tw_write and its end.
  * Return values are ignored: a tee keeps its own sticky error. */
 struct tw_tee {
@@ -77,6 +98,8 @@ struct tw_tee {
     /* the part's payload so far is void; it starts over (may be NULL) */
     void (*restart)(void *ctx);
     void *ctx;
+    /* what a reader knows of the trace beyond the payload (may be NULL) */
+    void (*fact)(void *ctx, const struct tw_fact *f);
 };
 #define TW_TEES_MAX 4
 /* The only tee (NULL: none). */
@@ -84,6 +107,8 @@ void tw_set_tee(struct tracewriter *w, const struct tw_tee *t);
 /* One more tee (the trace-event converter and the summary both listen);
  * ST_EINVAL past TW_TEES_MAX.  Tees see each call in the order added. */
 enum st_err tw_add_tee(struct tracewriter *w, const struct tw_tee *t);
+/* Tells every tee listening for facts. */
+void tw_fact(struct tracewriter *w, const struct tw_fact *f);
 enum st_err tw_begin(struct tracewriter *w, const char *name);
 enum st_err tw_write(void *w, const void *p, size_t n);
 enum st_err tw_end(struct tracewriter *w);

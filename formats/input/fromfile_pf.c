@@ -115,6 +115,38 @@ static enum st_err text_begin(struct ff *f)
     return f->gts.write(f->gts.ctx, header, sizeof(header) - 1);
 }
 
+/* ---- facts for the summary (tw_fact): the reader knows no summary ---- */
+
+static void frame_fact(void *ctx, const struct pftev_frame_info *i)
+{
+    struct ff *f = ctx;
+    struct tw_fact t = {.kind = i->ended ? TW_FACT_FRAME_END : TW_FACT_FRAME, .count = 1,
+                        .pid = i->pid, .token = i->token, .dur_ns = i->dur_ns,
+                        .jank = i->jank, .present = i->present};
+    tw_fact(f->w, &t);
+}
+
+/* The converted events (metadata events named processes and threads, not
+ * events) and what was not converted, by kind. */
+static void tell_facts(struct ff *f)
+{
+    const struct pftev *v = pftrace_events(f->pf);
+    const struct pftev_stats *st = v ? pftev_stats(v) : NULL;
+    if (!st)
+        return;
+    struct tw_fact t = {.kind = TW_FACT_EVENTS, .count = st->events - st->names,
+                        .first_ns = st->first_ts, .last_ns = st->last_ts};
+    if (t.count)
+        tw_fact(f->w, &t);
+    const char *what;
+    for (size_t i = 0; (what = pftev_other_kind(v, i, &t.count)); i++)
+        if (what[0] && t.count) {
+            t.kind = TW_FACT_NOT_SHOWN;
+            t.what = what;
+            tw_fact(f->w, &t);
+        }
+}
+
 static enum st_err ff_pf_begin(struct ff *f)
 {
     f->pf = pftrace_new();
@@ -123,6 +155,7 @@ static enum st_err ff_pf_begin(struct ff *f)
     enum st_err ee = ff_pfev_open(f, f->pf);
     if (ee)
         return ee;
+    pftrace_set_frames(f->pf, frame_fact, f);
     if (f->pf_live) {       /* the page begins in live_open */
         pftrace_set_live(f->pf);
         f->pf_scan = pftrace_new();
@@ -349,6 +382,7 @@ static enum st_err ff_pf_finish(struct ff *f)
         return pf_error(f, e);
     f->res->text_bytes += pftrace_stats(f->pf)->lines;
     notes(f);
+    tell_facts(f);
     tguard_end(f->guard);
     if ((e = tw_end(f->w)))
         return e;

@@ -314,6 +314,20 @@ void pftev_other(struct pftev *v, uint32_t num)
             v->others[i]++;
 }
 
+const char *pftev_other_kind(const struct pftev *v, size_t i, uint64_t *count)
+{
+    if (i >= PFTEV_OTHERS)
+        return NULL;
+    *count = v->others[i];
+    return others[i].what ? others[i].what : "";
+}
+
+void pftev_set_frames(struct pftev *v, pftev_frame_fn fn, void *ctx)
+{
+    v->frame_fn = fn;
+    v->frame_ctx = ctx;
+}
+
 uint64_t pftev_others(const struct pftev *v)
 {
     uint64_t n = 0;

@@ -61,6 +61,7 @@ struct pftev_stats {
     uint64_t unmatched_end;     /* ends without a begin */
     uint64_t wrong_track;       /* counter values on slice tracks, slices on counter tracks */
     uint64_t dropped;           /* over a memory bound, or malformed */
+    uint64_t first_ts, last_ts; /* the events' time span (events with a ts) */
 };
 
 struct pftev;
@@ -87,5 +88,23 @@ void pftev_note(const struct pftev *v, char *buf, size_t n);
 uint64_t pftev_others(const struct pftev *v);
 
 const struct pftev_stats *pftev_stats(const struct pftev *v);
+
+/* An actual frame of the frame timeline (surface or display), told as it
+ * begins (ended 0) and ends (ended 1, dur_ns), for the summary's metric:
+ * the token is Perfetto's slice name, jank the JankType bits, present the
+ * PresentType (-1: absent). */
+struct pftev_frame_info {
+    int32_t pid;
+    int ended;
+    int64_t token;
+    uint64_t ts, dur_ns;
+    uint32_t jank;
+    int present;
+};
+typedef void (*pftev_frame_fn)(void *ctx, const struct pftev_frame_info *f);
+void pftev_set_frames(struct pftev *v, pftev_frame_fn fn, void *ctx);
+/* Kind i of the packets counted by pftev_other (NULL past the last, ""
+ * for a kind now converted) and how many the trace held. */
+const char *pftev_other_kind(const struct pftev *v, size_t i, uint64_t *count);
 
 #endif

@@ -13,7 +13,9 @@
  * token and its JSON importer names an async track after its slices, so
  * the slice here is named by the track and the token is an arg.
  * Open frames are kept by cookie up to PFTEV_FRAMES_MAX; an end whose
- * cookie never started counts as an end without a begin.
+ * cookie never started counts as an end without a begin.  Actual frames
+ * are also told, as they begin and end, to pftev_set_frames' listener
+ * (the summary's frame timeline metric).
  */
 #include "pftev_int.h"
 
@@ -44,7 +46,27 @@ struct fstart {
 struct open_frame {
     int32_t pid;
     uint8_t actual;
+    struct pftev_frame_info info;   /* actual frames: for the summary */
 };
+
+/* An actual frame to the summary's listener (pftev_set_frames). */
+static void tell(struct pftev *v, struct open_frame *o, const struct fstart *s, uint64_t ts)
+{
+    struct pftev_frame_info *i = &o->info;
+    if (s) {
+        memset(i, 0, sizeof(*i));
+        i->pid = o->pid;
+        i->token = (int64_t)s->val[R_TOKEN];
+        i->ts = ts;
+        i->jank = (uint32_t)s->val[R_JANK];
+        i->present = s->has & 1u << R_PRESENT ? (int)s->val[R_PRESENT] : -1;
+    } else {
+        i->ended = 1;
+        i->dur_ns = ts >= i->ts ? ts - i->ts : 0;
+    }
+    if (o->actual && v->frame_fn)
+        v->frame_fn(v->frame_ctx, i);
+}
 
 static int read_start(const uint8_t *p, size_t n, int surface, struct fstart *s)
 {
@@ -175,6 +197,7 @@ static enum st_err frame_start(struct pftev *v, uint64_t ts, uint32_t kind, cons
     }
     o->pid = (int32_t)s.val[R_PID];
     o->actual = (uint8_t)actual;
+    tell(v, o, &s, ts);
     frame_head(v, 'b', actual, ts, o->pid, s.val[R_COOKIE]);
     args(v, &s, surface, actual);
     v->st.frames++;
@@ -199,6 +222,7 @@ static enum st_err frame_end(struct pftev *v, uint64_t ts, const uint8_t *p, siz
             v->st.unmatched_end++;
         return ST_OK;
     }
+    tell(v, o, NULL, ts);
     frame_head(v, 'e', o->actual, ts, o->pid, cookie);
     pmap_del(&v->frames, cookie);
     return ev_emit(v);

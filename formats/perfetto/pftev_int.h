@@ -68,6 +68,8 @@ struct pftev {
     int ev_bad;
     uint64_t others[PFTEV_OTHERS];
     struct pftev_stats st;
+    pftev_frame_fn frame_fn;    /* pftev_set_frames */
+    void *frame_ctx;
 };
 
 /* pftev_state.c: sequences and tracks (created on first use; NULL past

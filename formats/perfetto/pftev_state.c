@@ -270,6 +270,10 @@ void ev_str(struct pftev *v, const char *s, size_t n)
 
 void ev_ts(struct pftev *v, uint64_t ns)
 {
+    if (!v->st.first_ts || ns < v->st.first_ts)
+        v->st.first_ts = ns;
+    if (ns > v->st.last_ts)
+        v->st.last_ts = ns;
     ev_addf(v, ",\"ts\":%llu.%03llu", (unsigned long long)(ns / 1000),
             (unsigned long long)(ns % 1000));
 }

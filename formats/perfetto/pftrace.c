@@ -574,6 +574,12 @@ enum st_err pftrace_set_events(struct pftrace *t, st_write_fn write, void *ctx)
     return t->tev ? ST_OK : ST_ENOMEM;
 }
 
+void pftrace_set_frames(struct pftrace *t, pftev_frame_fn fn, void *ctx)
+{
+    if (t->tev)
+        pftev_set_frames(t->tev, fn, ctx);
+}
+
 const struct pftev *pftrace_events(const struct pftrace *t)
 {
     return t->tev;

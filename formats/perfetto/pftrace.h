@@ -92,6 +92,9 @@ const struct pftrace_stats *pftrace_stats(const struct pftrace *t);
 
 /* The trace-event writer's counts and note (NULL: not asked for). */
 const struct pftev *pftrace_events(const struct pftrace *t);
+/* The events converter's frame timeline listener (pftev_set_frames);
+ * after pftrace_set_events. */
+void pftrace_set_frames(struct pftrace *t, pftev_frame_fn fn, void *ctx);
 
 /* What went wrong, or for a trace without ftrace events what it holds. */
 const char *pftrace_detail(const struct pftrace *t);

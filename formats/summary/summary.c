@@ -6,10 +6,12 @@
  * (summary_ev.c); process-dump lines give process names and thread
  * bindings.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/tevents/tevents.h"
+
 #include "summary_int.h"
 #include "lib/plat.h"
 
@@ -28,6 +30,7 @@ void summary_free(struct summary *s)
     dynbuf_free(&s->line);
     sum_tab_free(s);
     sum_results_free(s);
+    sum_ftl_free(s);
     for (size_t i = 0; i < s->ncats; i++)
         free(s->cats[i]);
     free(s->cats);
@@ -180,6 +183,48 @@ static void tee_restart(void *ctx)
     summary_restart_part(ctx);
 }
 
+static void not_shown(struct summary *s, const struct tw_fact *f)
+{
+    s->t.dropped += f->count;
+    for (uint32_t i = 0; i < s->nnot_shown; i++)
+        if (!strcmp(s->not_shown[i].what, f->what)) {
+            s->not_shown[i].count += f->count;
+            return;
+        }
+    if (s->nnot_shown == SUM_NOT_SHOWN)
+        return;
+    struct sum_not_shown *n = &s->not_shown[s->nnot_shown++];
+    snprintf(n->what, sizeof(n->what), "%s", f->what);
+    n->count = f->count;
+}
+
+/* Events other than ftrace text: they count, and widen the trace's span. */
+static void tee_fact(void *ctx, const struct tw_fact *f)
+{
+    struct summary *s = ctx;
+    if (f->kind == TW_FACT_EVENTS) {
+        struct summary_totals *t = &s->t;
+        if (!s->have_events || f->first_ns < t->first_ns)
+            t->first_ns = f->first_ns;
+        if (!s->have_events || f->last_ns > t->last_ns)
+            t->last_ns = f->last_ns;
+        s->have_events = 1;
+        t->events += f->count;
+    } else if (f->kind == TW_FACT_NOT_SHOWN && f->what) {
+        not_shown(s, f);
+    } else if (f->kind == TW_FACT_FRAME || f->kind == TW_FACT_FRAME_END) {
+        sum_ftl_fact(s, f);
+    }
+}
+
+const char *summary_not_shown(const struct summary *s, size_t i, uint64_t *count)
+{
+    if (i >= s->nnot_shown)
+        return NULL;
+    *count = s->not_shown[i].count;
+    return s->not_shown[i].what;
+}
+
 void summary_tee(struct summary *s, struct tw_tee *tee)
 {
     tee->begin = tee_begin;
@@ -187,4 +232,5 @@ void summary_tee(struct summary *s, struct tw_tee *tee)
     tee->end = tee_end;
     tee->restart = tee_restart;
     tee->ctx = s;
+    tee->fact = tee_fact;
 }

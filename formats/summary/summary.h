@@ -132,6 +132,28 @@ int summary_startup(const struct summary *s, size_t i, struct summary_startup *o
 /* The JSON key of slice_ns[k], NULL past the last. */
 const char *summary_startup_slice(size_t k);
 
+/* The frame timeline per process (Android 12+ Perfetto traces; see
+ * summary_ftl.c): Perfetto's android_frame_timeline_metric, most frames
+ * first.  Jank and present types are counted in the order of the names
+ * summary_ftl_jank_name / summary_ftl_present_name give (NULL past the
+ * last). */
+#define SUM_FTL_JANKS 15
+#define SUM_FTL_PRESENTS 6
+struct summary_ftl {
+    int64_t pid;
+    const char *process;        /* "" when unknown */
+    uint64_t total, missed, missed_app, missed_sf, dropped;
+    uint64_t jank[SUM_FTL_JANKS], present[SUM_FTL_PRESENTS];
+    uint64_t durs;              /* frames with a duration (ended, not dropped) */
+    double max_ns, mean_ns, p50_ns, p90_ns, p95_ns, p99_ns;
+};
+const struct summary_ftl *summary_frame_timeline(const struct summary *s, size_t *n);
+const char *summary_ftl_jank_name(size_t k);
+const char *summary_ftl_present_name(size_t k);
+/* Kind i of the data the trace held that was not converted ("perf
+ * samples"), NULL past the last. */
+const char *summary_not_shown(const struct summary *s, size_t i, uint64_t *count);
+
 /* Requested categories whose events never appeared (kernel categories by
  * their event names; userspace ones only when no atrace marker appeared
  * at all), as a NULL-ended list. */
@@ -140,7 +162,7 @@ const char *const *summary_empty_categories(const struct summary *s, size_t *n);
 size_t summary_event_names(const struct summary *s);
 const char *summary_event_name(const struct summary *s, size_t i, uint64_t *count);
 
-/* The terminal lines (at most 9, each ending in '\n'), every line
+/* The terminal lines (at most 11, each ending in '\n'), every line
  * starting with prefix (e.g. "SERIAL: ", or ""). */
 enum st_err summary_text(const struct summary *s, const char *prefix, struct dynbuf *out);
 /* The JSON object (--summary=FILE), with a final newline. */

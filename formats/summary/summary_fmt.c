@@ -98,6 +98,47 @@ static void frame_lines(const struct summary *s, const char *prefix, struct dynb
     }
 }
 
+/* The frame timeline's processes, most frames first (it replaces the
+ * doFrame / DrawFrame lines: the summary says which source it used). */
+static void ftl_lines(const struct summary_ftl *v, size_t n, const char *prefix,
+                      struct dynbuf *o)
+{
+    for (size_t i = 0; i < n && i < TOP_APPS; i++) {
+        const struct summary_ftl *f = &v[i];
+        char fr[32], who[40];
+        struct shown b;
+        grouped(fr, sizeof(fr), f->total);
+        snprintf(who, sizeof(who), "pid %lld", (long long)f->pid);
+        dynbuf_printf(o, "%sFrame timeline: %s %s frames, %llu missed (app %llu, "
+                         "SurfaceFlinger %llu)", prefix,
+                      f->process[0] ? shown(&b, f->process) : who, fr,
+                      (unsigned long long)f->missed, (unsigned long long)f->missed_app,
+                      (unsigned long long)f->missed_sf);
+        if (f->durs)
+            dynbuf_printf(o, ", p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms",
+                          f->p50_ns / 1e6, f->p90_ns / 1e6, f->p99_ns / 1e6,
+                          f->max_ns / 1e6);
+        if (i + 1 == TOP_APPS && n > TOP_APPS)
+            dynbuf_printf(o, " (and %zu more processes)", n - TOP_APPS);
+        dynbuf_addc(o, '\n');
+    }
+}
+
+/* What the trace held that the page does not show ("742 perf samples
+ * not shown"). */
+static void not_shown_line(const struct summary *s, const char *prefix, struct dynbuf *o)
+{
+    uint64_t c;
+    const char *what;
+    for (size_t i = 0; (what = summary_not_shown(s, i, &c)); i++) {
+        char n[32];
+        grouped(n, sizeof(n), c);
+        dynbuf_printf(o, "%s%s %s not shown", i ? ", " : prefix, n, what);
+    }
+    if (summary_not_shown(s, 0, &c))
+        dynbuf_addc(o, '\n');
+}
+
 /* One line for the startups, the first few in trace order. */
 static void startup_line(const struct summary *s, const char *prefix, struct dynbuf *o)
 {
@@ -137,10 +178,16 @@ enum st_err summary_text(const struct summary *s, const char *prefix, struct dyn
                       shown(&m, s->model[0] ? s->model : s->release));
     dynbuf_addc(o, '\n');
     if (t->events) {
+        size_t nftl;
+        const struct summary_ftl *ftl = summary_frame_timeline(s, &nftl);
         cpu_line(s, prefix, o);
-        frame_lines(s, prefix, o);
+        if (nftl)
+            ftl_lines(ftl, nftl, prefix, o);
+        else
+            frame_lines(s, prefix, o);
         startup_line(s, prefix, o);
     }
+    not_shown_line(s, prefix, o);
     if (s->nempty) {
         dynbuf_printf(o, "%sNo events from:", prefix);
         for (size_t i = 0; i < s->nempty; i++)
@@ -262,8 +309,67 @@ static void json_startups(const struct summary *s, struct dynbuf *o)
     dynbuf_addstr(o, n ? "\n  ],\n" : "],\n");
 }
 
+static void json_counts(struct dynbuf *o, const char *sep, const char *key, const uint64_t *c,
+                        size_t n, const char *(*name)(size_t))
+{
+    dynbuf_printf(o, "%s\"%s\": {", sep, key);
+    for (size_t k = 0, first = 1; k < n; k++)
+        if (c[k]) {
+            dynbuf_printf(o, "%s\"%s\": %llu", first ? "" : ", ", name(k),
+                          (unsigned long long)c[k]);
+            first = 0;
+        }
+    dynbuf_addc(o, '}');
+}
+
+/* Perfetto's android_frame_timeline_metric per process, in its names. */
+static void json_ftl(const struct summary *s, struct dynbuf *o)
+{
+    size_t n, nfr;
+    const struct summary_ftl *v = summary_frame_timeline(s, &n);
+    summary_frames(s, &nfr);
+    dynbuf_printf(o, "  \"frames_source\": %s,\n  \"frame_timeline\": [",
+                  n ? "\"frame_timeline\"" : nfr ? "\"slices\"" : "null");
+    for (size_t i = 0; i < n; i++) {
+        const struct summary_ftl *f = &v[i];
+        dynbuf_printf(o, "%s\n    {\"process\": ", i ? "," : "");
+        jstr(o, f->process);
+        dynbuf_printf(o, ", \"pid\": %lld, \"total_frames\": %llu, \"missed_frames\": %llu, "
+                         "\"missed_app_frames\": %llu, \"missed_sf_frames\": %llu, "
+                         "\"dropped_frames\": %llu,\n      ",
+                      (long long)f->pid, (unsigned long long)f->total,
+                      (unsigned long long)f->missed, (unsigned long long)f->missed_app,
+                      (unsigned long long)f->missed_sf, (unsigned long long)f->dropped);
+        json_counts(o, "", "jank_types", f->jank, SUM_FTL_JANKS, summary_ftl_jank_name);
+        json_counts(o, ", ", "present_types", f->present, SUM_FTL_PRESENTS,
+                    summary_ftl_present_name);
+        if (f->durs)
+            dynbuf_printf(o, ",\n      \"dur_ms\": {\"max\": %.6f, \"mean\": %.6f, "
+                             "\"p50\": %.6f, \"p90\": %.6f, \"p95\": %.6f, \"p99\": %.6f}}",
+                          f->max_ns / 1e6, f->mean_ns / 1e6, f->p50_ns / 1e6,
+                          f->p90_ns / 1e6, f->p95_ns / 1e6, f->p99_ns / 1e6);
+        else
+            dynbuf_addstr(o, ",\n      \"dur_ms\": null}");
+    }
+    dynbuf_addstr(o, n ? "\n  ],\n" : "],\n");
+}
+
+static void json_not_shown(const struct summary *s, struct dynbuf *o)
+{
+    uint64_t c;
+    const char *what;
+    dynbuf_addstr(o, "  \"not_shown\": {");
+    for (size_t i = 0; (what = summary_not_shown(s, i, &c)); i++) {
+        dynbuf_addstr(o, i ? ", " : "");
+        jstr(o, what);
+        dynbuf_printf(o, ": %llu", (unsigned long long)c);
+    }
+    dynbuf_addstr(o, "},\n");
+}
+
 static void json_tail(const struct summary *s, struct dynbuf *o)
 {
+    json_not_shown(s, o);
     dynbuf_addstr(o, "  \"categories_without_events\": [");
     for (size_t i = 0; i < s->nempty; i++) {
         dynbuf_addstr(o, i ? ", " : "");
@@ -314,6 +420,7 @@ enum st_err summary_json(const struct summary *s, const char *device, struct dyn
         dynbuf_addstr(o, "  \"vsync_period_ms\": null,\n");
     json_procs(s, o);
     json_frames(s, o);
+    json_ftl(s, o);
     json_slices(s, o);
     json_startups(s, o);
     json_tail(s, o);

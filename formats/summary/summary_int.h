@@ -145,6 +145,37 @@ struct sum_pname {
 
 enum sum_mode { SM_NONE, SM_FTRACE, SM_PSDUMP };
 
+/* The frame timeline (summary_ftl.c). */
+#define SUM_FTL_PROCS 256
+#define SUM_FTL_RECENT 64
+#define SUM_FTL_EXACT 4096
+#define SUM_FTL_BUCKETS 3776        /* bucket(UINT64_MAX) + 1 */
+struct sum_ftl_tok {
+    int64_t token;
+    uint64_t seen[1];           /* what this token was counted in */
+};
+struct sum_ftl {
+    int64_t pid;
+    uint64_t total, missed, missed_app, missed_sf, dropped;
+    uint64_t jank[SUM_FTL_JANKS], present[SUM_FTL_PRESENTS];
+    uint64_t ndur, sum_dur, max_dur;
+    uint64_t *exact;            /* SUM_FTL_EXACT, until hist */
+    size_t nexact;
+    uint32_t *hist;             /* SUM_FTL_BUCKETS */
+    struct sum_ftl_tok recent[SUM_FTL_RECENT];
+    uint32_t nrecent, rnext;
+};
+void sum_ftl_fact(struct summary *s, const struct tw_fact *x);
+enum st_err sum_ftl_finish(struct summary *s);
+void sum_ftl_free(struct summary *s);
+
+/* Kinds of data the reader did not convert (TW_FACT_NOT_SHOWN). */
+#define SUM_NOT_SHOWN 32
+struct sum_not_shown {
+    char what[48];
+    uint64_t count;
+};
+
 struct summary {
     enum sum_mode mode;
     struct dynbuf line;     /* a line split across writes */
@@ -191,6 +222,11 @@ struct summary {
     uint64_t intent_ts;             /* last launchObserverNotifyIntentStarted, 0: none */
     struct sum_lopen lopen[SUM_LOPEN];
     uint32_t nlopen;
+    struct sum_ftl *ftl;            /* SUM_FTL_PROCS, allocated at the first frame */
+    uint32_t nftl;
+    struct summary_ftl *ftl_out;    /* summary_finish */
+    struct sum_not_shown not_shown[SUM_NOT_SHOWN];
+    uint32_t nnot_shown;
 };
 
 /* summary_tab.c */

@@ -246,6 +246,8 @@ enum st_err summary_finish(struct summary *s)
         e = sum_collect_slices(s);
     if (!e)
         e = find_empty(s);
+    if (!e)
+        e = sum_ftl_finish(s);
     return e;
 }
 

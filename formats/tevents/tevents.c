@@ -217,6 +217,7 @@ void tevents_tee(struct tevents *t, struct tw_tee *tee)
     tee->end = tee_end;
     tee->restart = tee_restart;
     tee->ctx = t;
+    tee->fact = NULL;
 }
 
 /* Unclosed slices become B events (open to the end of the trace). */

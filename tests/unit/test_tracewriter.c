@@ -95,7 +95,7 @@ static char *write_parts(const struct part *parts, int n, enum tw_format fmt,
     struct tracewriter *w;
     assert_int_equal(tw_open(path, fmt, &v, &w), ST_OK);
     tw_set_split(w, split);
-    struct tw_tee t = {tee_begin, tee_write, tee_end, tee_restart, tee};
+    struct tw_tee t = {tee_begin, tee_write, tee_end, tee_restart, tee, NULL};
     if (tee)
         tw_set_tee(w, &t);
     for (int i = 0; i < n; i++) {
@@ -435,7 +435,7 @@ static char *with_hole(size_t room, const char *dump, struct teelog *tee, size_t
     struct viewer v = fake_viewer();
     struct tracewriter *w;
     assert_int_equal(tw_open(path, TW_HTML, &v, &w), ST_OK);
-    struct tw_tee t = {tee_begin, tee_write, tee_end, tee_restart, tee};
+    struct tw_tee t = {tee_begin, tee_write, tee_end, tee_restart, tee, NULL};
     tw_set_tee(w, &t);
     struct tw_hole h;
     assert_int_equal(tw_hole(w, room, &h), ST_OK);

@@ -200,9 +200,9 @@ const struct optdef st_optdefs[] = {
     {"runs", 0, "N", OPT_RUNS, SEC_GENERAL, 0,
      "with --launch: measure N launches (1-100), each into its own trace NAME-1.html ... "
      "NAME-N.html, the device prepared anew before each",
-     "The summary lines are printed per run, then one line with the median, min and max "
-     "time to first frame over the runs; --summary FILE holds every run's summary under "
-     "runs[] with the same median, min and max."},
+     "Each run prints its own summary (its Startups line) after \"Run k of N:\"; with "
+     "--summary FILE each run's JSON goes to FILE-k (FILE-1.json ...). The runs stop at the "
+     "first that fails or at Ctrl-C."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},

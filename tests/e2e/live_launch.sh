@@ -70,3 +70,18 @@ run_st 1 -o never.html --launch=com.android.launcher3 -e "$SIM_SERIAL"
 assert_contains err.txt "the app never drew its first frame (am start -W: Status: timeout)"
 [ "$(sim_state tracing_on)" = 0 ] || fail "never draws: left tracing"
 [ ! -e never.html ] || fail "never draws: a page was written"
+
+# --runs: N launches into N traces and N summaries, each cold again
+start_sim
+stop_n=$(grep -c "run am force-stop" "$SIM_LOG")
+run_st 0 -o runs.html --launch=com.android.launcher3 --runs=3 -e "$SIM_SERIAL" --summary runs.json
+for k in 1 2 3; do
+    [ -s runs-$k.html ] || fail "--runs: no runs-$k.html"
+    assert_contains out.txt "Run $k of 3:"
+    python3 -c "import json,sys; s=json.load(open('runs-$k.json'))['startups']; assert len(s)==1 and s[0]['type']=='cold', s" ||
+        fail "--runs: run $k's startup"
+done
+[ ! -e runs.html ] || fail "--runs wrote runs.html"
+[ "$(grep -c "run am force-stop" "$SIM_LOG")" -eq $((stop_n + 3)) ] || fail "--runs: not force-stopped before each run"
+run_st 2 --runs=3 -e "$SIM_SERIAL"
+assert_contains err.txt "--runs repeats a --launch"

@@ -29,9 +29,13 @@ struct agent_ops {
     void (*cleanup)(void *state);               /* may be NULL */
     void (*destroy)(void *state);
     /* may be NULL: 1 once its tracing ended on its own while the capture
-     * waits (a stream that broke off), so the wait need not go on */
+     * waits (a stream that broke off), so the wait need not go on;
+     * AGENT_DONE once the capture holds what it was for (--launch: the app
+     * drew), the wait ends without a word */
     int (*ended)(void *state);
 };
+
+#define AGENT_DONE 2
 
 /* NULL-terminated, in output order: process dump, atrace, ftrace,
  * clock-sync controller part. */
@@ -40,6 +44,7 @@ extern const struct agent_ops *const st_agents[];
 extern const struct agent_ops procdump_agent;
 extern const struct agent_ops atrace_agent;
 extern const struct agent_ops appprofile_agent;
+extern const struct agent_ops launch_agent;
 extern const struct agent_ops hostproc_agent;
 extern const struct agent_ops ftrace_agent;
 extern const struct agent_ops controller_agent;

@@ -50,7 +50,11 @@ struct capture_opts {
     const char *pf_config;
     size_t pf_config_len;
     const char *pf_config_name;
+    const char *launch;         /* --launch PKG[/ACTIVITY] (checked), or NULL */
+    int launch_mode;            /* LAUNCH_* */
 };
+
+enum { LAUNCH_COLD, LAUNCH_WARM, LAUNCH_HOT };
 
 /* Perfetto data sources a preset asks for (agents/android/perfetto/pfconfig.h) */
 enum {

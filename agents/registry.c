@@ -8,6 +8,7 @@ const struct agent_ops *const st_agents[] = {
     &hostproc_agent,
     &atrace_agent,
     &appprofile_agent,     /* after atrace: aligns with its text */
+    &launch_agent,         /* after atrace: launches while it traces */
     &ftrace_agent,
     &controller_agent,
     NULL,

@@ -303,6 +303,54 @@ static int run_one(struct live *l)
     return rc;
 }
 
+/* NAME-k.EXT of path (the extension after the last dot of the last
+ * component, if any), malloc'd. */
+static char *run_name(const char *path, int k)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    size_t stem = dot && dot != (slash ? slash + 1 : path) ? (size_t)(dot - path) : strlen(path);
+    size_t n = strlen(path) + 16;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%.*s-%d%s", (int)stem, path, k, path + stem);
+    return p;
+}
+
+/* --runs=N: N launches one after the other, each its own capture into
+ * NAME-k (and --summary FILE-k), the app prepared anew before each; stops
+ * at the first run that fails. */
+static int run_launches(struct live *l)
+{
+    const struct st_options *o = l->o;
+    char *base = options_output_path(o);
+    int rc = base ? EXIT_OK : EXIT_ERROR;
+    for (int k = 1; rc == EXIT_OK && k <= o->runs; k++) {
+        struct st_options ok = *o;
+        char *out = run_name(base, k);
+        char *sum = o->summary ? run_name(o->summary, k) : NULL;
+        ok.output = out;
+        ok.summary = sum;
+        if (!out || (o->summary && !sum) ||
+            devrun_init(&l->d[0], &ok, l->want[0], 0, l->sigfd, &l->u)) {
+            rc = EXIT_ERROR;
+        } else {
+            if (!o->quiet)
+                printf("Run %d of %d:\n", k, o->runs);
+            fflush(stdout);
+            rc = run_one(l);
+            devrun_free(&l->d[0]);
+            memset(&l->d[0], 0, sizeof(l->d[0]));
+        }
+        free(out);
+        free(sum);
+        if (sig_interrupts() || sig_terminated())
+            break;
+    }
+    free(base);
+    return rc;
+}
+
 static int open_devices(struct live *l)
 {
     const struct st_options *o = l->o;
@@ -321,6 +369,11 @@ static int open_devices(struct live *l)
     }
     if (!(l->d = calloc(l->n, sizeof(*l->d))))
         return EXIT_ERROR;
+    if (!several && o->runs > 1) {
+        int rc = run_launches(l);
+        l->n = 0;   /* each run freed its own */
+        return rc;
+    }
     for (size_t i = 0; i < l->n; i++)
         if (devrun_init(&l->d[i], o, l->want[i], several, several ? -1 : l->sigfd, &l->u))
             return EXIT_ERROR;

@@ -78,9 +78,11 @@ static int check_signals(const struct capture_ui *ui)
 
 int ctl_ended(struct ctl *r)
 {
-    for (int i = 0; r && i < r->started; i++)
-        if (r->ops[i]->ended && r->ops[i]->ended(r->st[i]))
-            return 1;
+    for (int i = 0; r && i < r->started; i++) {
+        int v = r->ops[i]->ended ? r->ops[i]->ended(r->st[i]) : 0;
+        if (v)
+            return v;
+    }
     return 0;
 }
 
@@ -88,11 +90,16 @@ int ctl_ended(struct ctl *r)
 static int all_ended(struct ctl *const *ctls, size_t n, const struct capture_ui *ui)
 {
     size_t k = 0;
-    while (k < n && ctl_ended(ctls[k]))
+    int done = 1;   /* each has what it was for: no note */
+    int v;
+    while (k < n && (v = ctl_ended(ctls[k])) != 0) {
+        done &= v == AGENT_DONE;
         k++;
+    }
     if (!n || k < n)
         return 0;
-    ui->note(ui->ctx, "Tracing ended on its own: collecting what arrived");
+    if (!done)
+        ui->note(ui->ctx, "Tracing ended on its own: collecting what arrived");
     return 1;
 }
 

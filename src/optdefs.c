@@ -179,6 +179,30 @@ const struct optdef st_optdefs[] = {
      "replaced. Without -t the config's duration_ms is the recording's length. Implies "
      "--perfetto; categories, --preset, -a and -b are refused with it. Android 9 (no --txt) "
      "takes only a binary config."},
+    {"launch", 0, "PKG[/ACTIVITY]", OPT_LAUNCH, SEC_GENERAL, 0,
+     "measure an app's startup: prepare it (--launch-mode), start tracing with the startup "
+     "preset, launch it with am start -W, stop a second after its first frame (at most -t, "
+     "default 20 s) and report the startup",
+     "PKG is a Java package name, ACTIVITY a class name (.Main or com.example.Main); without "
+     "it the package's launcher activity is used (cmd package resolve-activity). Both are "
+     "checked before anything reaches the device. A package that is not installed, an "
+     "activity that does not exist, a launch that never draws its first frame (am start -W "
+     "says Status: timeout): one line, exit status 1, tracing stopped. The startup preset is "
+     "added; works with atrace and --perfetto, on one device. The summary's Startups line "
+     "(and --summary's startups[]) reports the launch; a reportFullyDrawn within the second "
+     "after the first frame is in the trace."},
+    {"launch-mode", 0, "cold|warm|hot", OPT_LAUNCH_MODE, SEC_GENERAL, 0,
+     "with --launch: the startup to measure (default cold)",
+     "As Macrobenchmark does: cold stops the app first (am force-stop); warm launches it once "
+     "untraced, goes Home (input keyevent KEYCODE_HOME), then launches it with "
+     "--activity-clear-task (the process alive, the activity made anew); hot launches it once "
+     "untraced, goes Home, then brings the same activity back."},
+    {"runs", 0, "N", OPT_RUNS, SEC_GENERAL, 0,
+     "with --launch: measure N launches (1-100), each into its own trace NAME-1.html ... "
+     "NAME-N.html, the device prepared anew before each",
+     "Each run prints its own summary (its Startups line) after \"Run k of N:\"; with "
+     "--summary FILE each run's JSON goes to FILE-k (FILE-1.json ...). The runs stop at the "
+     "first that fails or at Ctrl-C."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},
     {"help", 'h', NULL, 'h', SEC_GENERAL, 0, "print this help and exit", NULL},

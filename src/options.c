@@ -137,6 +137,57 @@ static int choice(const char *arg, const char *const *names, int *out, const cha
     return 2;
 }
 
+/* A Java name: dot-separated identifiers (letters, digits, _ and $, not
+ * starting with a digit); lead: a leading '.' is allowed (an activity
+ * relative to its package).  Nothing else may reach the device's shell. */
+static int java_name(const char *s, size_t n, int lead)
+{
+    size_t i = 0;
+    if (lead && n && s[0] == '.')
+        i = 1;
+    int start = 1;
+    if (i >= n)
+        return 0;
+    for (; i < n; i++) {
+        char ch = s[i];
+        int alpha = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
+                    ch == '$';
+        if (ch == '.' && !start && i + 1 < n) {
+            start = 1;
+            continue;
+        }
+        if (!(alpha || (!start && ch >= '0' && ch <= '9')))
+            return 0;
+        start = 0;
+    }
+    return 1;
+}
+
+static int launch_arg(struct st_options *o, const char *arg, char *err, size_t errlen)
+{
+    const char *slash = strchr(arg, '/');
+    size_t plen = slash ? (size_t)(slash - arg) : strlen(arg);
+    if (!java_name(arg, plen, 0) || plen > 255 || !memchr(arg, '.', plen))
+        snprintf(err, errlen, "--launch=%s: '%.*s' is not a package name (e.g. "
+                 "com.example.app)", arg, (int)(plen > 255 ? 255 : plen), arg);
+    else if (slash && (!java_name(slash + 1, strlen(slash + 1), 1) || strlen(slash) > 256))
+        snprintf(err, errlen, "--launch=%s: '%.255s' is not an activity class name (e.g. "
+                 ".MainActivity or com.example.app.MainActivity)", arg, slash + 1);
+    else {
+        o->launch = arg;
+        return 0;
+    }
+    return 2;
+}
+
+static int preset_find_in(const struct st_options *o, const char *name)
+{
+    for (size_t i = 0; i < o->npresets; i++)
+        if (!strcmp(o->presets[i]->name, name))
+            return 1;
+    return 0;
+}
+
 static int add_preset(struct st_options *o, const char *name, char *err, size_t errlen)
 {
     const struct preset *p = preset_find(name);
@@ -157,6 +208,7 @@ static int checked_option(struct st_options *o, int c, char *arg, char *err, siz
 {
     static const char *const targets[] = {"android", "linux", NULL};
     static const char *const transports[] = {"auto", "server", "direct", NULL};
+    static const char *const launch_modes[] = {"cold", "warm", "hot", NULL};
     int v;
     switch (c) {
     case 't':
@@ -204,6 +256,23 @@ static int checked_option(struct st_options *o, int c, char *arg, char *err, siz
         return 0;
     case OPT_PRESET:
         return add_preset(o, arg, err, errlen);
+    case OPT_LAUNCH:
+        return launch_arg(o, arg, err, errlen);
+    case OPT_LAUNCH_MODE:
+        if (choice(arg, launch_modes, &o->launch_mode, "launch mode", err, errlen)) {
+            snprintf(err, errlen, "--launch-mode=%s: unknown (use cold, warm or hot)", arg);
+            return 2;
+        }
+        return 0;
+    case OPT_RUNS:
+        if (int_arg(arg, "--runs", &o->runs, 1, "--runs must be a number from 1 to 100", err,
+                    errlen))
+            return 2;
+        if (o->runs > 100) {
+            snprintf(err, errlen, "--runs must be a number from 1 to 100");
+            return 2;
+        }
+        return 0;
     case OPT_OPEN:
         if (arg && strcmp(arg, "perfetto")) {
             snprintf(err, errlen, "--open=%s: unknown (use --open for the page, "
@@ -333,6 +402,37 @@ static int perfetto_conflict(const struct st_options *o, char *err, size_t errle
     return why != NULL;
 }
 
+/* --launch needs one live device; --launch-mode and --runs need --launch. */
+static int launch_conflict(struct st_options *o, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (!o->launch && (o->launch_mode || o->runs))
+        why = o->runs ? "--runs repeats a --launch: give --launch=PKG too"
+                      : "--launch-mode says how to --launch: give --launch=PKG too";
+    else if (o->launch && o->from_file)
+        why = "--launch measures a live startup; --from-file converts a saved trace";
+    else if (o->launch && o->target == TARGET_LINUX)
+        why = "--launch starts an Android app; --target=linux traces this machine";
+    else if (o->launch && (o->all_devices || o->nserials > 1))
+        why = "--launch measures one device's startup: give one -e";
+    else if (o->launch && o->perfetto_config)
+        why = "--launch records with the startup preset; --perfetto-config names its own "
+              "data sources (leave one out)";
+    else if (o->launch && o->output && !strcmp(o->output, "-") && o->runs > 1)
+        why = "--runs writes one trace per run: give -o a file name";
+    if (why) {
+        snprintf(err, errlen, "%s", why);
+        return 1;
+    }
+    if (o->launch && o->time_ms <= 0) {     /* the bound of a launch that never ends */
+        o->time_ms = 20000;
+        o->time_s = 20;
+    }
+    if (o->launch && !preset_find_in(o, "startup"))
+        return add_preset(o, "startup", err, errlen) ? 1 : 0;
+    return 0;
+}
+
 /* --perfetto-config names its own data sources and buffers: what would
  * make another config is refused, not ignored. */
 static int user_config_conflict(const struct st_options *o, int cats, char *err, size_t errlen)
@@ -455,6 +555,8 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     }
     if (o->perfetto && perfetto_conflict(o, err, errlen))
         return 2;
+    if (launch_conflict(o, err, errlen))
+        return 2;
     if (o->perfetto_config && (user_config_conflict(o, optind < argc || atrace_cats, err,
                                                     errlen) || load_user_config(o, err, errlen)))
         return 2;
@@ -528,5 +630,7 @@ void options_capture(const struct st_options *o, struct capture_opts *c)
         .pf_config = o->pf_config,
         .pf_config_len = o->pf_config_len,
         .pf_config_name = o->perfetto_config,
+        .launch = o->launch,
+        .launch_mode = o->launch_mode,
     };
 }

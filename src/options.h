@@ -59,6 +59,9 @@ struct st_options {
     const char *app_profile;            /* --app-profile PROCESS (live capture) */
     int app_profile_sampling;           /* --app-profile-sampling US; 0: instrumented */
     int stream;                 /* --stream: read the trace while tracing */
+    const char *launch;         /* --launch PKG[/ACTIVITY] */
+    int launch_mode;            /* LAUNCH_COLD, _WARM, _HOT (capture.h) */
+    int runs;                   /* --runs N; 0: not given */
     int perfetto;               /* --perfetto: record with the device's perfetto */
     const char *perfetto_config;    /* --perfetto-config FILE */
     char *pf_config;            /* its bytes (malloc'd), checked */

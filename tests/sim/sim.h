@@ -74,6 +74,9 @@ struct sim_opts {
     const char *exec;           /* run one command locally, no network */
     const char *auth_keys;      /* trusted public keys; NULL: no auth */
     int auth_accept_ms;         /* -1: the prompt is never accepted */
+    int launch_never_draws;     /* am start -W: Status: timeout, no first frame */
+    int fully_drawn_ms;         /* reportFullyDrawn this long after the first
+                                 * frame; -1: the app never reports it */
 };
 
 /* Anything output can go to: a stream, a file, a special file, nothing.
@@ -146,6 +149,10 @@ struct sim_device {
      * (0: up; UINT64_MAX: for good); guarded by lock */
     uint64_t down_until_ns;
     unsigned link_drops;
+    /* the launchable app (sim_launch.c), guarded by lock: its process
+     * runs; its activity: 0 none, 1 in the background, 2 in front */
+    int app_alive, app_activity;
+    unsigned launches;
 };
 
 /* The link is gone (--reconnect-after): every connection is dropped and

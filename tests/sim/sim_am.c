@@ -172,8 +172,8 @@ static int cmp_marker(const void *a, const void *b)
     return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
 }
 
-static void add_section_marker(struct sim_trace *t, const struct sim_thread *th, int pid,
-                               uint64_t ts_ns, const char *text)
+void sim_add_marker(struct sim_trace *t, int tid, int cpu, const char *comm, uint64_t ts_ns,
+                    const char *text)
 {
     if (t->nmarkers == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
@@ -188,10 +188,22 @@ static void add_section_marker(struct sim_trace *t, const struct sim_thread *th,
         return;
     struct sim_marker *m = &t->markers[t->nmarkers++];
     m->ts_ns = ts_ns;
-    m->pid = th->tid;
-    m->cpu = (int)(pid & 3);
+    m->pid = tid;
+    m->cpu = cpu;
     m->text = copy;
-    m->comm = th->comm;
+    m->comm = comm;
+}
+
+void sim_sort_markers(struct sim_trace *t)
+{
+    if (t->nmarkers)    /* qsort's base may not be NULL, even for 0 items */
+        qsort(t->markers, t->nmarkers, sizeof(*t->markers), cmp_marker);
+}
+
+static void add_section_marker(struct sim_trace *t, const struct sim_thread *th, int pid,
+                               uint64_t ts_ns, const char *text)
+{
+    sim_add_marker(t, th->tid, (int)(pid & 3), th->comm, ts_ns, text);
 }
 
 /* The app wrote its sections into trace_marker while it was profiled;
@@ -213,8 +225,7 @@ static void add_section_markers(struct sim_device *dev, const struct sim_proc *p
         snprintf(text, sizeof(text), "E|%d", p->pid);
         add_section_marker(t, th, p->pid, t0 + (section_len(k) + 16) * 1000, text);
     }
-    if (t->nmarkers)    /* qsort's base may not be NULL, even for 0 items */
-        qsort(t->markers, t->nmarkers, sizeof(*t->markers), cmp_marker);
+    sim_sort_markers(t);
     pthread_mutex_unlock(&dev->lock);
 }
 
@@ -289,6 +300,8 @@ static int profile_stop(struct sh_cmd *c, const struct sim_proc *p)
 
 int sim_cmd_am(struct sh_cmd *c)
 {
+    if (c->argc >= 2 && (!strcmp(c->argv[1], "start") || !strcmp(c->argv[1], "force-stop")))
+        return sim_launch_am(c);
     if (c->argc < 3 || strcmp(c->argv[1], "profile")) {
         sink_puts(c->err, "usage: am profile start [--user U] [--sampling N] "
                           "PROCESS FILE\n       am profile stop PROCESS\n");

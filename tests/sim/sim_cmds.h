@@ -20,6 +20,18 @@ int sim_cmd_setprop(struct sh_cmd *c);
 
 /* sim_am.c */
 int sim_cmd_am(struct sh_cmd *c);
+struct sim_trace;
+/* A trace_marker line written by thread tid at ts_ns (call with dev->lock
+ * held, then sim_sort_markers once). */
+void sim_add_marker(struct sim_trace *t, int tid, int cpu, const char *comm, uint64_t ts_ns,
+                    const char *text);
+void sim_sort_markers(struct sim_trace *t);
+
+/* sim_launch.c: am start / am force-stop, pm, cmd package, input */
+int sim_launch_am(struct sh_cmd *c);
+int sim_cmd_pm(struct sh_cmd *c);
+int sim_cmd_cmd(struct sh_cmd *c);
+int sim_cmd_input(struct sh_cmd *c);
 
 /* sim_tail.c */
 int sim_cmd_tail(struct sh_cmd *c);

@@ -68,6 +68,9 @@ static const char usage[] =
     "  --no-tail-follow      tail knows no -f: unknown option\n"
     "  --tail-noise err|out  tail -f prints a warning first, on stderr or stdout\n"
     "  --no-perfetto         no perfetto command (as before SDK 28)\n"
+    "  --launch-never-draws  am start -W: the app never draws (Status: timeout)\n"
+    "  --fully-drawn MS      the launched app calls reportFullyDrawn MS ms after its\n"
+    "                        first frame (default: never)\n"
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
     "  --perfetto-unreadable perfetto's files: pull and cat refused (EACCES)\n"
     "  --perfetto-chatty     perfetto warns for 80 KB, then refuses the config\n"
@@ -103,6 +106,7 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
     memset(o, 0, sizeof(*o));
     o->sdk = 33;
     o->auth_accept_ms = -1;
+    o->fully_drawn_ms = -1;
     o->reconnect_after_ms = -1;
     o->event_rate = 20000;
     o->zlevel = 6;
@@ -142,6 +146,10 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             if (opt_u64(a, v, &n) || n > 600000)
                 return -1;
             o->auth_accept_ms = (int)n;
+        } else if (!strcmp(a, "--fully-drawn")) {
+            if (opt_u64(a, v, &n) || n > 60000)
+                return -1;
+            o->fully_drawn_ms = (int)n;
         } else if (!strcmp(a, "--hang-on")) {
             o->hang_on = v;
         } else if (!strcmp(a, "--prop")) {
@@ -214,6 +222,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->no_tail_follow = 1;
             else if (!strcmp(a, "--no-perfetto"))
                 o->no_perfetto = 1;
+            else if (!strcmp(a, "--launch-never-draws"))
+                o->launch_never_draws = 1;
             else if (!strcmp(a, "--traced-off"))
                 o->traced_off = 1;
             else if (!strcmp(a, "--perfetto-unreadable"))
@@ -447,6 +457,8 @@ static int device_init(struct sim_device *dev, const struct sim_opts *o)
 {
     memset(dev, 0, sizeof(*dev));
     dev->opt = *o;
+    dev->app_alive = 1;         /* the launcher is the home screen */
+    dev->app_activity = 2;
     dev->next_pid = 5000;
     pthread_mutex_init(&dev->lock, NULL);
     pthread_mutex_init(&dev->log_lock, NULL);

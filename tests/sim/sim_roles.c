@@ -27,6 +27,10 @@ static const char *const n_input[] = {"deliverInputEvent", "input",
     "processInputEvent", NULL};
 static const char *const n_am[] = {"activityStart", "activityResume",
     "bindApplication", "updateOomAdj", "startProcess", NULL};
+/* an app's own am slices: none of a launch's (sim_launch.c writes those
+ * when something launches, as the platform does) */
+static const char *const n_am_app[] = {"activityPause", "activityStop",
+    "handleBindService", NULL};
 static const char *const n_res[] = {"Theme::ApplyStyle", "AssetManager::GetBag",
     "ResourcesImpl#loadDrawable", NULL};
 static const char *const n_render[] = {"DrawFrame", "syncFrameState",
@@ -54,13 +58,13 @@ static const struct slices slice_table[] = {
     {ROLE_RENDER_ENGINE, "gfx", n_re, NULL, NULL},
     {ROLE_UI, "view", n_view, NULL, NULL},
     {ROLE_UI, "input", n_input, NULL, "deliverInputEvent"},
-    {ROLE_UI, "am", n_am, NULL, NULL},
+    {ROLE_UI, "am", n_am_app, NULL, NULL},
     {ROLE_UI, "res", n_res, NULL, NULL},
     {ROLE_UI, "webview", n_view, NULL, NULL},
     {ROLE_RENDER, "gfx", n_render, NULL, NULL},
     {ROLE_RENDER, "view", n_render, NULL, NULL},
     {ROLE_GC, "dalvik", n_gc, NULL, NULL},
-    {ROLE_AM, "am", n_am, NULL, "launching: com.android.launcher3"},
+    {ROLE_AM, "am", n_am, NULL, "appTransition: com.android.launcher3"},
     {ROLE_AM, "ss", n_ss, NULL, NULL},
     {ROLE_AM, "pm", n_am, NULL, NULL},
     {ROLE_AM, "power", n_ss, NULL, NULL},

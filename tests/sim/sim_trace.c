@@ -71,6 +71,8 @@ void sim_trace_write_state(struct sim_device *dev)
     dynbuf_printf(&b, "perfetto_running=%d\nperfetto_sessions=%u\nperfetto_finished=%u\n"
                   "perfetto_killed=%u\nperfetto_config=%s\n", t->pf_running, t->pf_sessions,
                   t->pf_finished, t->pf_killed, t->pf_config);
+    dynbuf_printf(&b, "launches=%u\napp_alive=%d\napp_activity=%d\n", dev->launches,
+                  dev->app_alive, dev->app_activity);
     dynbuf_printf(&b, "perfetto_last_crc=%lu\nperfetto_last_size=%llu\n", t->pf_last_crc,
                   t->pf_last_size);
     char tmp[4096];

@@ -54,7 +54,7 @@ struct sum_vsync {
 #define SUM_LOPEN 64                /* launch slices open at once, all threads */
 #define SUM_LPIDS 4                 /* processes one launch may start */
 enum { LS_BIND, LS_ASTART, LS_ARESUME, LS_INFLATE, LS_RES, LS_DEXOPEN, LS_VERIFY, LS_GC,
-       LS_LOCK, LS_BINDER, LS_RFD, LS_COUNT };
+       LS_LOCK, LS_BINDER, LS_RFD, LS_MONITOR, LS_COUNT };  /* LS_MONITOR: LS_LOCK's on a monitor */
 enum { TS_NONE, TS_RUN, TS_RUNNABLE, TS_D, TS_S, TS_COUNT };
 
 struct sum_launch {

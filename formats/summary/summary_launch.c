@@ -79,6 +79,8 @@ static int slice_kind(const char *p, size_t n)
     if (has_suffix(p, n, "semispace GC") || has_suffix(p, n, "mark sweep GC") ||
         has_suffix(p, n, "concurrent copying GC"))
         return LS_GC;
+    if (has_prefix(p, n, "Lock contention on a monitor"))
+        return LS_MONITOR;
     if (has_prefix(p, n, "Lock contention on"))
         return LS_LOCK;
     if (n == 18 && !memcmp(p, "binder transaction", 18))
@@ -340,7 +342,7 @@ static void slice_open(struct summary *s, struct sum_thread *t, const struct tev
         return;
     struct sum_launch *L = &s->launch[li - 1];
     int main = t->tgid == (int64_t)t->tid;
-    if ((kind == LS_LOCK || kind == LS_BINDER) && !main)
+    if ((kind == LS_LOCK || kind == LS_MONITOR || kind == LS_BINDER) && !main)
         return;
     if (kind <= LS_ARESUME && main)
         L->ind[kind]++;
@@ -364,6 +366,8 @@ static void slice_close(struct summary *s, struct sum_thread *t, uint64_t ts)
         uint64_t d = ts >= o->ts ? ts - o->ts : 0;
         if (o->level == t->depth) {
             L->slice_ns[o->kind] += d;
+            if (o->kind == LS_MONITOR)
+                L->slice_ns[LS_LOCK] += d;
         }
         s->lopen[i] = s->lopen[--s->nlopen];
         t->nlopen--;
@@ -447,6 +451,42 @@ static const char *startup_type(const struct sum_launch *L)
     return L->ind[LS_ARESUME] ? "hot" : NULL;
 }
 
+/* Another kept startup's window overlaps L's (Perfetto's
+ * _is_spans_overlapping). */
+static int concurrent(const struct summary *s, const struct sum_launch *L)
+{
+    for (uint32_t j = 0; j < s->nlaunch; j++) {
+        const struct sum_launch *M = &s->launch[j];
+        if (M != L && kept(s, M) && M->ts < L->ts_end && L->ts < M->ts_end)
+            return 1;
+    }
+    return 0;
+}
+
+/* Perfetto's slow_start_reason, in its order, for the reasons this
+ * summary can compute from sched_switch and atrace slices (those needing
+ * the package list, ART's odex state, io_wait, the CPU table, other
+ * processes' CPU time, JIT or binder replies are not given). */
+static void slow_reasons(const struct summary *s, const struct sum_launch *L,
+                         struct summary_startup *o)
+{
+    uint64_t dur = L->ts_end - L->ts;
+    const struct { int yes; const char *why; } r[] = {
+        {L->slice_ns[LS_GC] > 0, "GC Activity"},
+        {L->state_ns[TS_S] > 2900000000u, "Main Thread - Time spent in interruptible sleep state"},
+        {L->slice_ns[LS_BIND] > 1250000000u, "Time spent in bindApplication"},
+        {L->slice_ns[LS_INFLATE] > 450000000u, "Time spent in view inflation"},
+        {L->slice_ns[LS_RES] > 130000000u, "Time spent in ResourcesManager#getResources"},
+        {L->slice_ns[LS_VERIFY] * 20 > dur * 3, "Time spent verifying classes"},
+        {L->slice_ns[LS_LOCK] * 5 > dur, "Main Thread - Lock contention"},
+        {L->slice_ns[LS_MONITOR] * 20 > dur * 3, "Main Thread - Monitor contention"},
+        {concurrent(s, L), "Startup running concurrent to launch"},
+    };
+    for (size_t k = 0; k < sizeof(r) / sizeof(r[0]) && o->nslow < 9; k++)
+        if (r[k].yes)
+            o->slow[o->nslow++] = r[k].why;
+}
+
 /* Startups by Perfetto's rules (kept). */
 int summary_startup(const struct summary *s, size_t i, struct summary_startup *o)
 {
@@ -468,5 +508,6 @@ int summary_startup(const struct summary *s, size_t i, struct summary_startup *o
     o->uninterruptible_ns = L->state_ns[TS_D];
     o->sleeping_ns = L->state_ns[TS_S];
     memcpy(o->slice_ns, L->slice_ns, sizeof(o->slice_ns));
+    slow_reasons(s, L, o);
     return 1;
 }

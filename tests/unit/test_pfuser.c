@@ -61,6 +61,8 @@ static void test_duration_refused(void **state)
     refused(OK_TEXT "duration_ms: \"10\"\n", "not a whole number");
     refused(OK_TEXT "duration_ms: 1.5\n", "duration_ms 1.5: not a whole number");
     refused(OK_TEXT "duration_ms { }\n", "not a whole number");
+    /* one line: a comment before the value skipped, a block's newline a space */
+    refused(OK_TEXT "duration_ms # why\n{\n}\n", "duration_ms { }: not a whole number");
     struct pfuser_info info;
     char why[200];
     assert_int_equal(check(OK_TEXT "duration_ms: 4294967295 # max\n", &info, why, sizeof(why)),

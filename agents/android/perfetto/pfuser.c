@@ -240,10 +240,18 @@ static void note(struct seen *w, uint32_t num, long value)
 
 /* duration_ms is a uint32 (Perfetto refuses any other value): decimal or
  * 0x hex, read within [p, end) only (the file is not NUL-ended). */
+static const char *value_start(const char *p, const char *end)
+{
+    while (p < end && (strchr(" \t\r\n", *p) || *p == '#'))
+        if (*p++ == '#')    /* a comment between the name and its value */
+            while (p < end && *p != '\n')
+                p++;
+    return p;
+}
+
 static int text_u32(const char *p, const char *end, long *v)
 {
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
+    p = value_start(p, end);
     int hex = end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
     p += hex ? 2 : 0;
     uint64_t n = 0;
@@ -263,10 +271,17 @@ static int text_u32(const char *p, const char *end, long *v)
     return 0;
 }
 
+/* The value quoted in one line: at most 40 bytes, a block's line ends
+ * as spaces. */
 static int bad_duration(struct seen *w, const char *v, size_t n)
 {
-    snprintf(w->why, w->whylen, "duration_ms %.*s: not a whole number of milliseconds "
-             "(0 to 4294967295)", (int)(n < 40 ? n : 40), v);
+    char q[41];
+    n = n < 40 ? n : 40;
+    for (size_t i = 0; i < n; i++)
+        q[i] = (unsigned char)v[i] < 0x20 ? ' ' : v[i];
+    q[n] = '\0';
+    snprintf(w->why, w->whylen, "duration_ms %s: not a whole number of milliseconds "
+             "(0 to 4294967295)", q);
     return -1;
 }
 
@@ -278,8 +293,7 @@ static int text_field(void *ctx, uint32_t num, const char *from, const char *to)
         const char *c = memchr(from, ':', (size_t)(to - from));
         c = c ? c + 1 : from + 11;
         if (text_u32(c, to, &v)) {
-            while (c < to && (*c == ' ' || *c == '\t'))
-                c++;
+            c = value_start(c, to);
             return bad_duration(w, c, (size_t)(to - c));
         }
     }

@@ -126,6 +126,8 @@ struct summary_startup {
     int64_t pid;                    /* the app's process, -1: not found */
     uint64_t running_ns, runnable_ns, uninterruptible_ns, sleeping_ns;
     uint64_t slice_ns[11];          /* in summary_startup_slice order */
+    const char *slow[9];            /* Perfetto's slow_start_reason, those computed here */
+    size_t nslow;
 };
 /* Startup i; 0 when i is out of range. */
 int summary_startup(const struct summary *s, size_t i, struct summary_startup *out);

@@ -195,7 +195,7 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     s->have_marks = 1;
     if (m.phase == 'C')
         sum_vsync_flip(s, m.name, m.name_len, l->ts_ns);
-    if (m.phase == 'S' || m.phase == 'F')
+    if (m.phase == 'S' || m.phase == 'F' || m.phase == 'I')
         sum_launch_mark(s, l->tid, &m, l->ts_ns);
     if (m.phase != 'B' && m.phase != 'E')
         return;

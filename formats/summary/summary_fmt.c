@@ -294,7 +294,12 @@ static void json_startup(struct dynbuf *o, const struct summary_startup *u)
     const char *k;
     for (size_t j = 0; (k = summary_startup_slice(j)); j++)
         dynbuf_printf(o, "%s\"%s\": %.6f", j ? ", " : "", k, u->slice_ns[j] / 1e6);
-    dynbuf_addstr(o, "},\n      \"slow_reasons\": []}");
+    dynbuf_addstr(o, "},\n      \"slow_reasons\": [");
+    for (size_t j = 0; j < u->nslow; j++) {
+        dynbuf_addstr(o, j ? ", " : "");
+        jstr(o, u->slow[j]);
+    }
+    dynbuf_addstr(o, "]}");
 }
 
 static void json_startups(const struct summary *s, struct dynbuf *o)

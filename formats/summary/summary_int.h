@@ -54,7 +54,7 @@ struct sum_vsync {
 #define SUM_LOPEN 64                /* launch slices open at once, all threads */
 #define SUM_LPIDS 4                 /* processes one launch may start */
 enum { LS_BIND, LS_ASTART, LS_ARESUME, LS_INFLATE, LS_RES, LS_DEXOPEN, LS_VERIFY, LS_GC,
-       LS_LOCK, LS_BINDER, LS_RFD, LS_COUNT };
+       LS_LOCK, LS_BINDER, LS_RFD, LS_MONITOR, LS_COUNT };  /* LS_MONITOR: LS_LOCK's on a monitor */
 enum { TS_NONE, TS_RUN, TS_RUNNABLE, TS_D, TS_S, TS_COUNT };
 
 struct sum_launch {
@@ -67,6 +67,13 @@ struct sum_launch {
     uint64_t slice_ns[LS_COUNT];
     uint64_t state_ns[TS_COUNT];
     uint64_t rfd_end;       /* begin of the first reportFullyDrawn, 0: none */
+    uint32_t part;          /* the intent-started span it began in (Android 10-11), 0: none */
+    uint8_t fin;            /* a launch-finished in that span */
+    uint8_t spill;          /* its span holds another launch, or it ended past the span */
+    uint8_t v33;            /* a launchingActivity#aid launch (Android 12+) */
+    uint8_t done;           /* v33: its completed event came */
+    int8_t ctype;           /* v33: the type that event names (0 cold 1 warm 2 hot), -1: none */
+    uint32_t aid;
 };
 
 struct sum_lopen {
@@ -220,6 +227,9 @@ struct summary {
     uint32_t nlaunch;
     uint16_t lgen;                  /* bumped by each launch begun */
     uint64_t intent_ts;             /* last launchObserverNotifyIntentStarted, 0: none */
+    uint32_t part;                  /* intent-started spans begun */
+    uint8_t part_fin;               /* a launch-finished in the current span */
+    uint8_t saw_ml, saw_la;         /* MetricsLogger:*, launchingActivity#*:* slices seen */
     struct sum_lopen lopen[SUM_LOPEN];
     uint32_t nlopen;
     struct sum_ftl *ftl;            /* SUM_FTL_PROCS, allocated at the first frame */

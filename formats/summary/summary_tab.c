@@ -206,6 +206,8 @@ void sum_reset_events(struct summary *s)
     s->have_events = s->have_marks = 0;
     s->nlaunch = s->nlopen = 0;     /* startups too (summary_launch.c) */
     s->intent_ts = 0;
+    s->part = 0;
+    s->part_fin = s->saw_ml = s->saw_la = 0;
     s->lgen++;
 }
 

@@ -112,10 +112,13 @@ printf 'buffers { size_kb: 1024 }\nduration_ms: 1000\n' >nosources.pbtx
 printf 'buffers { size_kb: 1024\ndata_sources { config { name: "linux.ftrace" } }\n' >open.pbtx
 printf 'buffers { size_kb: 1 }\ndata_sources { config { name: "x%s" } }\n' \
     "$(head -c 70000 /dev/zero | tr '\0' x)" >long.pbtx
+printf 'buffers { size_kb: 1 }\ndata_sources { config { name: "x" } }\nduration_ms: 4294967296\n' \
+    >longdur.pbtx
 for bad in "missing.pbtx:No such file" "empty.pbtx:empty" "big.pbtx:over 1 MB" \
            "junk.pb:not a TraceConfig" "trace.pbtx:line 1: 'packet' is not a field of a TraceConfig" \
            "nosources.pbtx:a text TraceConfig without data_sources" "open.pbtx:line 3: unterminated block" \
-           "long.pbtx:a text TraceConfig of"; do
+           "long.pbtx:a text TraceConfig of" \
+           "longdur.pbtx:duration_ms 4294967296: not a whole number of milliseconds (0 to 4294967295)"; do
     f=${bad%%:*}
     run_st 2 --perfetto-config "$f" -t 1 -o bad.html -e "$SIM_SERIAL"
     assert_contains err.txt "systrace: error: --perfetto-config $f: ${bad#*:}"

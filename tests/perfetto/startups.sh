@@ -1,21 +1,28 @@
 # The summary's startups[] (--summary JSON) are Perfetto's android_startup
-# metric on the same page (tests/tools/startupcheck.py: package, type,
+# metric on the same trace (tests/tools/startupcheck.py: package, type,
 # start, to_first_frame, reportFullyDrawn, the main thread's time by
 # state, the well-known slices; within 1 us): cold, warm and hot starts
-# of Android 10's launching: slices (tests/tools/mkstartup.py), the same
-# with MetricsLogger's intent-started slices, and the same events as
-# plain atrace text (no process dump: the app found by its comm).
+# (tests/tools/mkstartup.py) of Android 9's launching: slices, of Android
+# 10-11's with MetricsLogger's intent-started and launch-finished slices
+# (a launch that never finished: no startup), and of Android 12+'s
+# launchingActivity#N slices and completed events (a canceled launch: no
+# startup); each as a page, as plain atrace text (no process dump: the app
+# found by its comm) and as a Perfetto trace written by protoc (the markers
+# as ftrace print events, a process tree).
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 need_perfetto
-metric() {  # page out.json
+command -v protoc >/dev/null || skip "protoc absent (apt-get install -y protobuf-compiler)"
+PROTOS=$TOP/../shared/reference/perfetto-protos
+[ -f "$PROTOS/perfetto_trace.proto" ] || skip "no $PROTOS"
+metric() {  # trace out.json
     "$TRACE_PROCESSOR" --run-metrics android_startup --metrics-output=json "$1" >"$2" 2>tp.err ||
         { cat tp.err; fail "Perfetto's metric on $1"; }
 }
 check() {   # metrics.json summary.json
     python3 "$TOP/tests/tools/startupcheck.py" "$1" "$2" 3 || fail "startups of $2: $(cat "$2")"
 }
-for v in launching metricslogger; do
+for v in launching metricslogger android12; do
     python3 "$TOP/tests/tools/mkstartup.py" ps.txt $v.txt $v || fail "mkstartup $v"
     python3 "$TOP/tests/browser/mkpage.py" $v.html ps.txt $v.txt || fail "mkpage $v"
     metric $v.html $v.metric.json
@@ -25,5 +32,11 @@ for v in launching metricslogger; do
         fail "no Startups line: $(cat out.txt err.txt)"
     run_st 0 --from-file $v.txt -o out.html --summary $v.txt.json -q
     check $v.metric.json $v.txt.json
+    python3 "$TOP/tests/tools/mkstartup.py" ps.txt $v.textproto $v || fail "mkstartup $v proto"
+    protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
+        <$v.textproto >$v.perfetto-trace || fail "protoc cannot encode $v"
+    metric $v.perfetto-trace $v.pf.metric.json
+    run_st 0 --from-file $v.perfetto-trace -o out.html --summary $v.pf.json -q
+    check $v.pf.metric.json $v.pf.json
 done
 echo ok

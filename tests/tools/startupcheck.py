@@ -3,8 +3,10 @@
 equal Perfetto's android_startup metric (trace_processor_shell
 --run-metrics android_startup --metrics-output=json): the same startups in
 order, package and type equal, ts, to_first_frame, to_full_display and
-the main thread's time by state within 1 us, and the well-known slices'
-time where Perfetto gives one.  At least MIN startups."""
+the main thread's time by state within 1 us, the well-known slices'
+time where Perfetto gives one, and slow_reasons equal to Perfetto's
+slow_start_reason, those the summary computes (COMPUTED), in its order.
+At least MIN startups."""
 import json
 import sys
 
@@ -27,7 +29,15 @@ SLICES = {'bindApplication': 'time_bind_application', 'activityStart': 'time_act
           'ResourcesManager': 'time_get_resources', 'dex_open': 'time_dex_open',
           'verify_class': 'time_verify_class', 'gc': 'time_gc_total',
           'lock_contention': 'time_lock_contention_thread_main'}
+COMPUTED = ['GC Activity', 'Main Thread - Time spent in interruptible sleep state',
+            'Time spent in bindApplication', 'Time spent in view inflation',
+            'Time spent in ResourcesManager#getResources', 'Time spent verifying classes',
+            'Main Thread - Lock contention', 'Main Thread - Monitor contention',
+            'Startup running concurrent to launch']
 for i, (p, o) in enumerate(zip(m, ours)):
+    want = [r for r in p.get('slow_start_reason', []) if r in COMPUTED]
+    if want != o['slow_reasons']:
+        bad.append('#%d slow reasons: Perfetto %s, ours %s' % (i, want, o['slow_reasons']))
     w = '#%d %s' % (i, p.get('package_name'))
     if p.get('package_name') != o['package'] or p.get('startup_type') != o['type']:
         bad.append('%s: Perfetto %s %s, ours %s %s' % (w, p.get('package_name'),

@@ -221,6 +221,8 @@ struct seen {
     struct pfuser_info *info;
     int buffers, sources;
     struct dynbuf *out;     /* pfuser_make: what is kept */
+    char *why;
+    size_t whylen;
 };
 
 static void note(struct seen *w, uint32_t num, long value)
@@ -236,13 +238,64 @@ static void note(struct seen *w, uint32_t num, long value)
     }
 }
 
+/* duration_ms is a uint32 (Perfetto refuses any other value): decimal or
+ * 0x hex, read within [p, end) only (the file is not NUL-ended). */
+static const char *value_start(const char *p, const char *end)
+{
+    while (p < end && (strchr(" \t\r\n", *p) || *p == '#'))
+        if (*p++ == '#')    /* a comment between the name and its value */
+            while (p < end && *p != '\n')
+                p++;
+    return p;
+}
+
+static int text_u32(const char *p, const char *end, long *v)
+{
+    p = value_start(p, end);
+    int hex = end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    p += hex ? 2 : 0;
+    uint64_t n = 0;
+    const char *d = p;
+    for (; p < end && n <= UINT32_MAX; p++) {
+        int k = *p >= '0' && *p <= '9' ? *p - '0'
+                : hex && (*p | 0x20) >= 'a' && (*p | 0x20) <= 'f' ? (*p | 0x20) - 'a' + 10 : -1;
+        if (k < 0)
+            break;
+        n = n * (hex ? 16 : 10) + (uint64_t)k;
+    }
+    while (p < end && strchr(" \t\r\n;,", *p))
+        p++;
+    if (p == d || n > UINT32_MAX || (p < end && *p != '#'))
+        return -1;
+    *v = (long)n;
+    return 0;
+}
+
+/* The value quoted in one line: at most 40 bytes, a block's line ends
+ * as spaces. */
+static int bad_duration(struct seen *w, const char *v, size_t n)
+{
+    char q[41];
+    n = n < 40 ? n : 40;
+    for (size_t i = 0; i < n; i++)
+        q[i] = (unsigned char)v[i] < 0x20 ? ' ' : v[i];
+    q[n] = '\0';
+    snprintf(w->why, w->whylen, "duration_ms %s: not a whole number of milliseconds "
+             "(0 to 4294967295)", q);
+    return -1;
+}
+
 static int text_field(void *ctx, uint32_t num, const char *from, const char *to)
 {
     struct seen *w = ctx;
     long v = -1;
     if (num == 3) {
         const char *c = memchr(from, ':', (size_t)(to - from));
-        v = c ? strtol(c + 1, NULL, 10) : -1;
+        c = c ? c + 1 : from + 11;
+        if (text_u32(c, to, &v)) {
+            c = value_start(c, to);
+            return bad_duration(w, c, (size_t)(to - c));
+        }
     }
     note(w, num, v);
     if (w->out && !is_stop_field(num)) {
@@ -288,6 +341,11 @@ static int binary_top(const char *data, size_t len, struct seen *w, char *why, s
             snprintf(why, whylen, "a data source at byte %zu has no name", at);
             return -1;
         }
+        if (f.num == 3 && f.v > UINT32_MAX) {
+            char v[24];
+            snprintf(v, sizeof(v), "%llu", (unsigned long long)f.v);
+            return bad_duration(w, v, strlen(v));
+        }
         note(w, f.num, f.wire == PB_VARINT ? (long)f.v : -1);
         if (w->out && !is_stop_field(f.num))
             dynbuf_add(w->out, data + at, pb_offset(&it) - at);
@@ -314,6 +372,8 @@ static size_t arg_size(const char *p, size_t n, int binary)
 
 static int walk(const char *data, size_t len, struct seen *w, char *why, size_t whylen)
 {
+    w->why = why;
+    w->whylen = whylen;
     return w->info->binary ? binary_top(data, len, w, why, whylen)
                            : text_top(data, len, why, whylen, text_field, w);
 }
@@ -323,7 +383,7 @@ enum st_err pfuser_check(const char *data, size_t len, struct pfuser_info *info,
 {
     memset(info, 0, sizeof(*info));
     info->duration_ms = -1;
-    struct seen w = {info, 0, 0, NULL};
+    struct seen w = {info, 0, 0, NULL, why, whylen};
     if (!len) {
         snprintf(why, whylen, "empty: not a trace config");
         return ST_EINVAL;
@@ -362,7 +422,7 @@ enum st_err pfuser_make(const char *data, size_t len, uint32_t duration_ms,
     char why[200];
     if (pfuser_check(data, len, &info, why, sizeof(why)))
         return ST_EINVAL;
-    struct seen w = {&info, 0, 0, info.binary ? &cfg->binary : &cfg->text};
+    struct seen w = {&info, 0, 0, info.binary ? &cfg->binary : &cfg->text, why, sizeof(why)};
     if (walk(data, len, &w, why, sizeof(why)))
         return ST_EINVAL;
     pfconfig_add_stop(cfg, duration_ms);

@@ -482,6 +482,14 @@ static int load_user_config(struct st_options *o, char *err, size_t errlen)
         dynbuf_free(&b);
         return 1;
     }
+    if (o->time_ms < 0 && info.duration_ms > 2147483647) {
+        o->bad_file = 1;    /* -t's own bound: about 24.8 days */
+        snprintf(err, errlen, "--perfetto-config %s: duration_ms %lld is longer than systrace "
+                 "records (at most 2147483647 ms); give -t", name,
+                 (long long)info.duration_ms);
+        dynbuf_free(&b);
+        return 1;
+    }
     o->pf_config_len = b.len;
     o->pf_config = dynbuf_take(&b, NULL);
     if (o->time_ms < 0 && info.duration_ms > 0) {

@@ -125,6 +125,12 @@ for bad in "missing.pbtx:No such file" "empty.pbtx:empty" "big.pbtx:over 1 MB" \
     [ "$(wc -l <err.txt)" = 1 ] || fail "$f: more than one line: $(cat err.txt)"
     [ ! -e bad.html ] || fail "$f: a page was written"
 done
+# a duration longer than -t takes, standing for -t (without one): refused
+printf 'buffers { size_kb: 1 }\ndata_sources { config { name: "x" } }\nduration_ms: 4294967295\n' \
+    >maxdur.pbtx
+run_st 2 --perfetto-config maxdur.pbtx -o bad.html -e "$SIM_SERIAL"
+assert_contains err.txt "--perfetto-config maxdur.pbtx: duration_ms 4294967295 is longer than systrace records"
+[ "$(wc -l <err.txt)" = 1 ] || fail "maxdur: more than one line: $(cat err.txt)"
 for extra in sched "--preset=frames" "-a com.example" "-b 4096"; do
     # shellcheck disable=SC2086
     run_st 2 --perfetto-config user.pbtx -t 1 -o bad.html -e "$SIM_SERIAL" $extra

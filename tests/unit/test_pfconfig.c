@@ -214,6 +214,10 @@ static void test_echo_binary(void **state)
  * the device's perfetto makes of it.  0: protoc or the protos absent. */
 static int protoc_decode(const struct dynbuf *cfg, int text, struct dynbuf *out)
 {
+#ifdef _WIN32
+    (void)cfg, (void)text, (void)out;
+    return 0;   /* a POSIX shell's check; protoc is the host's (the Linux run has it) */
+#endif
     if (system("protoc --version >/dev/null 2>&1 && [ -f " PROTOS "/perfetto_config.proto ]"))
         return 0;
     char in[] = "/tmp/test_pfconfig.XXXXXX";

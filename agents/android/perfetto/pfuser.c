@@ -225,7 +225,7 @@ struct seen {
     size_t whylen;
 };
 
-static void note(struct seen *w, uint32_t num, long value)
+static void note(struct seen *w, uint32_t num, int64_t value)
 {
     w->buffers += num == 1;
     w->sources += num == 2;
@@ -249,7 +249,7 @@ static const char *value_start(const char *p, const char *end)
     return p;
 }
 
-static int text_u32(const char *p, const char *end, long *v)
+static int text_u32(const char *p, const char *end, int64_t *v)
 {
     p = value_start(p, end);
     int hex = end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
@@ -267,7 +267,7 @@ static int text_u32(const char *p, const char *end, long *v)
         p++;
     if (p == d || n > UINT32_MAX || (p < end && *p != '#'))
         return -1;
-    *v = (long)n;
+    *v = (int64_t)n;
     return 0;
 }
 
@@ -288,7 +288,7 @@ static int bad_duration(struct seen *w, const char *v, size_t n)
 static int text_field(void *ctx, uint32_t num, const char *from, const char *to)
 {
     struct seen *w = ctx;
-    long v = -1;
+    int64_t v = -1;
     if (num == 3) {
         const char *c = memchr(from, ':', (size_t)(to - from));
         c = c ? c + 1 : from + 11;
@@ -346,7 +346,7 @@ static int binary_top(const char *data, size_t len, struct seen *w, char *why, s
             snprintf(v, sizeof(v), "%llu", (unsigned long long)f.v);
             return bad_duration(w, v, strlen(v));
         }
-        note(w, f.num, f.wire == PB_VARINT ? (long)f.v : -1);
+        note(w, f.num, f.wire == PB_VARINT ? (int64_t)f.v : -1);
         if (w->out && !is_stop_field(f.num))
             dynbuf_add(w->out, data + at, pb_offset(&it) - at);
         at = pb_offset(&it);

@@ -31,7 +31,8 @@
 
 struct pfuser_info {
     int binary;
-    long duration_ms;       /* the config's, -1: not set */
+    int64_t duration_ms;    /* the config's, -1: not set (64 bits: a uint32 fits
+                             * on every system, Windows' 32-bit long too) */
     char replaced[120];     /* the stop fields it set, comma-separated ("" none) */
 };
 

@@ -72,6 +72,21 @@ enum st_err dynbuf_addc(struct dynbuf *b, char c)
     return dynbuf_add(b, &c, 1);
 }
 
+enum st_err dynbuf_add_jstr(struct dynbuf *b, const char *s)
+{
+    enum st_err e = dynbuf_addc(b, '"');
+    for (; *s && !e; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            e = dynbuf_printf(b, "\\%c", c);
+        else if (c < 0x20)
+            e = dynbuf_printf(b, "\\u%04x", c);
+        else
+            e = dynbuf_addc(b, c < 0x80 ? (char)c : '?');
+    }
+    return e ? e : dynbuf_addc(b, '"');
+}
+
 enum st_err dynbuf_printf(struct dynbuf *b, const char *fmt, ...)
 {
     va_list ap;

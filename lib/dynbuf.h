@@ -42,6 +42,10 @@ enum st_err dynbuf_addstr(struct dynbuf *b, const char *s);
 enum st_err dynbuf_addc(struct dynbuf *b, char c);
 enum st_err dynbuf_printf(struct dynbuf *b, const char *fmt, ...)
     ST_PRINTF(2, 3);
+/* s as a JSON string in ASCII: quotes around, '"' and '\\' escaped,
+ * control characters as \u00XX, bytes from 0x80 as '?' (names from a
+ * trace may hold any bytes, and the text must stay valid JSON). */
+enum st_err dynbuf_add_jstr(struct dynbuf *b, const char *s);
 
 /* Drop the first n bytes (n > len drops everything). */
 void dynbuf_consume(struct dynbuf *b, size_t n);

@@ -153,21 +153,6 @@ static void md_report(const struct cmp_set *s, const size_t *slow, size_t nslow,
     }
 }
 
-static void jstr(struct dynbuf *o, const char *p)
-{
-    dynbuf_addc(o, '"');
-    for (; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"' || c == '\\')
-            dynbuf_printf(o, "\\%c", c);
-        else if (c < 0x20)
-            dynbuf_printf(o, "\\u%04x", c);
-        else
-            dynbuf_addc(o, c < 0x80 ? (char)c : '?');
-    }
-    dynbuf_addc(o, '"');
-}
-
 static void jnum(struct dynbuf *o, int valid, double v)
 {
     if (valid && isfinite(v))
@@ -179,7 +164,7 @@ static void jnum(struct dynbuf *o, int valid, double v)
 static void json_metric(const struct cmp_metric *m, struct dynbuf *o)
 {
     dynbuf_addstr(o, "    {\"name\": ");
-    jstr(o, m->name);
+    dynbuf_add_jstr(o, m->name);
     dynbuf_addstr(o, ", \"a_median\": ");
     jnum(o, 1, m->med[0]);
     dynbuf_addstr(o, ", \"b_median\": ");
@@ -212,13 +197,13 @@ static void json_report(const struct cmp_set *s, const size_t *slow, size_t nslo
     dynbuf_addstr(o, s->n ? "\n  ],\n  \"slower\": [" : "],\n  \"slower\": [");
     for (size_t i = 0; i < nslow; i++) {
         dynbuf_addstr(o, i ? ", " : "");
-        jstr(o, s->m[slow[i]].name);
+        dynbuf_add_jstr(o, s->m[slow[i]].name);
     }
     dynbuf_addstr(o, "],\n  \"fail_on\": [");
     size_t tripped = 0;
     for (size_t i = 0; i < ng; i++) {
         dynbuf_addstr(o, i ? ",\n    {\"expr\": " : "\n    {\"expr\": ");
-        jstr(o, g[i].text);
+        dynbuf_add_jstr(o, g[i].text);
         dynbuf_printf(o, ", \"matched\": %zu, \"tripped\": %zu}", g[i].matched, g[i].tripped);
         tripped += g[i].tripped;
     }

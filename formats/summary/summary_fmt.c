@@ -200,28 +200,13 @@ enum st_err summary_text(const struct summary *s, const char *prefix, struct dyn
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void jstr(struct dynbuf *o, const char *p)
-{
-    dynbuf_addc(o, '"');
-    for (; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"' || c == '\\')
-            dynbuf_printf(o, "\\%c", c);
-        else if (c < 0x20)
-            dynbuf_printf(o, "\\u%04x", c);
-        else
-            dynbuf_addc(o, c < 0x80 ? (char)c : '?');
-    }
-    dynbuf_addc(o, '"');
-}
-
 static void json_procs(const struct summary *s, struct dynbuf *o)
 {
     dynbuf_addstr(o, "  \"processes\": [");
     for (size_t i = 0; i < s->nprocs; i++) {
         const struct summary_proc *p = &s->procs[i];
         dynbuf_printf(o, "%s\n    {\"pid\": %lld, \"name\": ", i ? "," : "", (long long)p->pid);
-        jstr(o, p->name);
+        dynbuf_add_jstr(o, p->name);
         dynbuf_printf(o, ", \"cpu_ms\": %.3f, \"cpu_pct\": %.2f}", p->cpu_ns / 1e6,
                       pct(&s->t, p->cpu_ns));
     }
@@ -235,9 +220,9 @@ static void json_frames(const struct summary *s, struct dynbuf *o)
         const struct summary_frames *f = &s->frames[i];
         dynbuf_printf(o, "%s\n    {\"pid\": %lld, \"process\": ", i ? "," : "",
                       (long long)f->pid);
-        jstr(o, f->process);
+        dynbuf_add_jstr(o, f->process);
         dynbuf_printf(o, ", \"source\": ");
-        jstr(o, f->source);
+        dynbuf_add_jstr(o, f->source);
         dynbuf_printf(o, ", \"frames\": %llu, \"janky\": %llu, ",
                       (unsigned long long)f->frames, (unsigned long long)f->janky);
         if (f->worst_ns)
@@ -262,7 +247,7 @@ static void json_slices(const struct summary *s, struct dynbuf *o)
     for (size_t i = 0; i < n; i++) {
         const struct summary_slice *sl = &s->slices[i];
         dynbuf_addstr(o, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
-        jstr(o, sl->name);
+        dynbuf_add_jstr(o, sl->name);
         dynbuf_printf(o, ", \"count\": %llu, \"dur_ms\": %.3f, \"mean_ms\": %.3f, "
                          "\"max_ms\": %.3f}", (unsigned long long)sl->count,
                       sl->total_ns / 1e6, sl->total_ns / 1e6 / (double)sl->count,
@@ -274,10 +259,10 @@ static void json_slices(const struct summary *s, struct dynbuf *o)
 static void json_startup(struct dynbuf *o, const struct summary_startup *u)
 {
     dynbuf_addstr(o, "{\"package\": ");
-    jstr(o, u->package);
+    dynbuf_add_jstr(o, u->package);
     dynbuf_addstr(o, ", \"type\": ");
     if (u->type)
-        jstr(o, u->type);
+        dynbuf_add_jstr(o, u->type);
     else
         dynbuf_addstr(o, "null");
     dynbuf_printf(o, ", \"ts\": %llu, \"pid\": %lld, \"to_first_frame_ms\": %.6f, "
@@ -297,7 +282,7 @@ static void json_startup(struct dynbuf *o, const struct summary_startup *u)
     dynbuf_addstr(o, "},\n      \"slow_reasons\": [");
     for (size_t j = 0; j < u->nslow; j++) {
         dynbuf_addstr(o, j ? ", " : "");
-        jstr(o, u->slow[j]);
+        dynbuf_add_jstr(o, u->slow[j]);
     }
     dynbuf_addstr(o, "]}");
 }
@@ -338,7 +323,7 @@ static void json_ftl(const struct summary *s, struct dynbuf *o)
     for (size_t i = 0; i < n; i++) {
         const struct summary_ftl *f = &v[i];
         dynbuf_printf(o, "%s\n    {\"process\": ", i ? "," : "");
-        jstr(o, f->process);
+        dynbuf_add_jstr(o, f->process);
         dynbuf_printf(o, ", \"pid\": %lld, \"total_frames\": %llu, \"missed_frames\": %llu, "
                          "\"missed_app_frames\": %llu, \"missed_sf_frames\": %llu, "
                          "\"dropped_frames\": %llu,\n      ",
@@ -366,7 +351,7 @@ static void json_not_shown(const struct summary *s, struct dynbuf *o)
     dynbuf_addstr(o, "  \"not_shown\": {");
     for (size_t i = 0; (what = summary_not_shown(s, i, &c)); i++) {
         dynbuf_addstr(o, i ? ", " : "");
-        jstr(o, what);
+        dynbuf_add_jstr(o, what);
         dynbuf_printf(o, ": %llu", (unsigned long long)c);
     }
     dynbuf_addstr(o, "},\n");
@@ -378,12 +363,12 @@ static void json_tail(const struct summary *s, struct dynbuf *o)
     dynbuf_addstr(o, "  \"categories_without_events\": [");
     for (size_t i = 0; i < s->nempty; i++) {
         dynbuf_addstr(o, i ? ", " : "");
-        jstr(o, s->empty[i]);
+        dynbuf_add_jstr(o, s->empty[i]);
     }
     dynbuf_addstr(o, "],\n  \"event_counts\": {");
     for (uint32_t i = 0; i < s->nnames; i++) {
         dynbuf_addstr(o, i ? ", " : "");
-        jstr(o, s->names[i].name);
+        dynbuf_add_jstr(o, s->names[i].name);
         dynbuf_printf(o, ": %llu", (unsigned long long)s->names[i].count);
     }
     dynbuf_printf(o, "},\n  \"dropped\": %llu\n}\n", (unsigned long long)s->t.dropped);
@@ -394,17 +379,17 @@ enum st_err summary_json(const struct summary *s, const char *device, struct dyn
     const struct summary_totals *t = &s->t;
     dynbuf_addstr(o, "{\n  \"device\": ");
     if (device)
-        jstr(o, device);
+        dynbuf_add_jstr(o, device);
     else
         dynbuf_addstr(o, "null");
     dynbuf_addstr(o, ",\n  \"device_model\": ");
     if (s->model[0])
-        jstr(o, s->model);
+        dynbuf_add_jstr(o, s->model);
     else
         dynbuf_addstr(o, "null");
     dynbuf_addstr(o, ",\n  \"android_version\": ");
     if (s->release[0])
-        jstr(o, s->release);
+        dynbuf_add_jstr(o, s->release);
     else
         dynbuf_addstr(o, "null");
     dynbuf_printf(o, ",\n  \"duration_s\": %.6f,\n  \"start_s\": %.6f,\n  \"cpus\": %u,\n"

@@ -3,6 +3,7 @@
  * they are, and a short buffer cuts at a whole escape. */
 #include "testutil.h"
 
+#include "lib/dynbuf.h"
 #include "lib/esctext.h"
 
 static void check(const char *in, size_t len, int flags, const char *want)
@@ -36,6 +37,24 @@ static void text_is_kept(void **st)
     check("", 0, 0, "");
 }
 
+/* dynbuf_add_jstr: names of any bytes stay valid ASCII JSON */
+static void json_strings(void **st)
+{
+    (void)st;
+    struct dynbuf b;
+    dynbuf_init(&b, 256);
+    assert_int_equal(dynbuf_add_jstr(&b, "a\"b\\c\x1b[2J\t\xc3\xa9"), ST_OK);
+    assert_string_equal(dynbuf_str(&b), "\"a\\\"b\\\\c\\u001b[2J\\u0009??\"");
+    dynbuf_reset(&b);
+    assert_int_equal(dynbuf_add_jstr(&b, ""), ST_OK);
+    assert_string_equal(dynbuf_str(&b), "\"\"");
+    dynbuf_free(&b);
+    struct dynbuf small;    /* over its bound: an error, never a cut string */
+    dynbuf_init(&small, 4);
+    assert_int_not_equal(dynbuf_add_jstr(&small, "abcdef"), ST_OK);
+    dynbuf_free(&small);
+}
+
 static void short_buffer(void **st)
 {
     (void)st;
@@ -53,6 +72,7 @@ int main(void)
         cmocka_unit_test(controls_are_visible),
         cmocka_unit_test(text_is_kept),
         cmocka_unit_test(short_buffer),
+        cmocka_unit_test(json_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -574,6 +574,12 @@ enum st_err pftrace_set_events(struct pftrace *t, st_write_fn write, void *ctx)
     return t->tev ? ST_OK : ST_ENOMEM;
 }
 
+enum st_err pftrace_set_samples(struct pftrace *t, st_write_fn frames, st_write_fn samples,
+                                void *ctx)
+{
+    return t->tev ? pftev_set_samples(t->tev, frames, samples, ctx) : ST_EINVAL;
+}
+
 const struct pftev *pftrace_events(const struct pftrace *t)
 {
     return t->tev;

@@ -360,6 +360,8 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
                                 "tracks (left out)");
     add(buf, n, s->bad_stack, "CPU samples whose callstack or frame was never defined "
                               "(left out)");
+    add(buf, n, s->over_stack, "CPU samples past the bound on distinct stack frames "
+                               "(left out)");
     add(buf, n, s->dropped, "track events or descriptors malformed or over a memory bound "
                             "(left out)");
 }

@@ -63,6 +63,7 @@ struct pftev_stats {
     uint64_t samples;           /* CPU samples written */
     uint64_t stack_frames;      /* stackFrames entries written */
     uint64_t bad_stack;         /* samples whose callstack or frame was never defined */
+    uint64_t over_stack;        /* samples past PFTEV_STACK_* */
     uint64_t bad_iid;           /* names, categories, annotation names never defined */
     uint64_t bad_track;         /* tracks used, never described */
     uint64_t no_track;          /* events with no track at all */

@@ -333,7 +333,7 @@ static enum st_err write_sample(struct pftev *v, struct pftev_seq *s,
         if (bad)
             v->st.bad_stack++;
         else
-            v->st.dropped++;
+            v->st.over_stack++;
         return ST_OK;
     }
     e = make_thread(v, o->pid, o->tid);

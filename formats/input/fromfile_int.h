@@ -32,6 +32,16 @@ struct pftrace;
 /* What the data of the current JSON root member is for. */
 enum ff_member { M_NONE, M_TEXT, M_VERBATIM, M_RAW, M_SKIP };
 
+/* A temporary file written through a buffer (fromfile_pfev.c). */
+struct ff_spool {
+    struct ff *f;
+    int open, fd;
+    char path[4096];
+    struct dynbuf buf;
+    uint64_t bytes;
+};
+#define FF_SPOOLS 3
+
 struct ff {
     struct tracewriter *w;
     struct ff_result *res;
@@ -79,11 +89,9 @@ struct ff {
     struct pftrace *pf_scan;
     struct dynbuf pf_pending;   /* held back until the room is sized */
     struct tw_hole pf_hole;
-    /* its other data as trace events, spooled (fromfile_pfev.c) */
-    int pfev_open, pfev_fd;
-    char pfev_path[4096];
-    struct dynbuf pfev_buf;
-    uint64_t pfev_bytes;
+    /* its other data as trace events, spooled (fromfile_pfev.c): the
+     * events, the stack frames and the samples, a file each */
+    struct ff_spool pfev[FF_SPOOLS];
 };
 
 /* The ftrace chain: decoder -> thread -> flags -> repair -> guard -> part. */

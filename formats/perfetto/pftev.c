@@ -58,6 +58,7 @@ void pftev_free(struct pftev *v)
     pmap_free(&v->flows);
     pmap_free(&v->frames);
     pmap_free(&v->gpu_queues);
+    pftev_samp_free(v->samp);
     dynbuf_free(&v->ev);
     free(v);
 }
@@ -210,6 +211,8 @@ static enum st_err interned(struct pftev *v, struct pftev_seq *s, const uint8_t 
     enum st_err e = ST_OK;
     pb_iter_init(&it, p, n);
     while (!e && pb_next(&it, &f) == 1) {
+        if (f.wire == PB_LEN && pftev_sample_interns(f.num))
+            e = pftev_sample_intern(v, s, f.num, f.p, f.len);
         if (f.wire != PB_LEN || ((f.num < 1 || f.num > 3) && f.num != 24))
             continue;
         enum pftev_ikind kind = f.num == 1 ? PI_CAT : f.num == 2 ? PI_NAME
@@ -242,7 +245,7 @@ static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 int pftev_wants(uint32_t num)
 {
     return num == 11 || num == 12 || num == 43 || num == 44 || num == 59 || num == 60 ||
-           num == 53 || num == 76;
+           num == 53 || num == 76 || num == 54 || num == 66;
 }
 
 /* Sequence state first (clears, interned data, defaults), then the
@@ -273,14 +276,16 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
             e = track_desc(v, f.p, f.len);
         else if (f.num == 43)
             e = process_desc(v, f.p, f.len, NULL);
-        else if (f.num == 44)
-            e = thread_desc(v, f.p, f.len, NULL, s);
+        else if (f.num == 44 && !(e = thread_desc(v, f.p, f.len, NULL, s)))
+            pftev_sample_thread(s, f.p, f.len);
         else if (f.num == 11)
             e = pftev_track_event(v, s, k->ts, f.p, f.len);
         else if (f.num == 76)
             e = pftev_frame(v, k->ts, f.p, f.len);
         else if (f.num == 53)
             e = pftev_gpu_stage(v, s, k->ts, f.p, f.len);
+        else if (f.num == 54 || f.num == 66)
+            e = pftev_sample(v, s, k->ts, f.num, f.p, f.len);
     }
     return e ? e : v->err;
 }
@@ -309,6 +314,8 @@ static const struct {
 
 void pftev_other(struct pftev *v, uint32_t num)
 {
+    if (v->samp && (num == 54 || num == 66))
+        return;                 /* converted: pftev_sample.c */
     for (size_t i = 0; i < PFTEV_OTHERS; i++)
         if (others[i].num == num)
             v->others[i]++;
@@ -365,6 +372,10 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
     add(buf, n, s->unmatched_end, "slice ends without a begin (left out)");
     add(buf, n, s->wrong_track, "counter values on slice tracks or slices on counter "
                                 "tracks (left out)");
+    add(buf, n, s->bad_stack, "CPU samples whose callstack or frame was never defined "
+                              "(left out)");
+    add(buf, n, s->over_stack, "CPU samples past the bound on distinct stack frames "
+                               "(left out)");
     add(buf, n, s->dropped, "track events or descriptors malformed or over a memory bound "
                             "(left out)");
 }

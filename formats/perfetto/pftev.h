@@ -20,7 +20,10 @@
  *   FrameTimelineEvent (76): expected and actual surface and display
  *     frames as b / e async slices per process (pftev_frame.c);
  *   GpuRenderStageEvent (53) and InternedData gpu_specifications: X
- *     slices, a thread per GPU queue (pftev_gpu.c).
+ *     slices, a thread per GPU queue (pftev_gpu.c);
+ *   PerfSample (66), StreamingProfilePacket (54) and their interned
+ *     frames: "stackFrames" and "samples", two streams of their own
+ *     (pftev_set_samples; pftev_sample.c).
  * Timestamps are taken as they are (the trace's boot clock; packets on
  * another clock are not converted through clock snapshots).
  *
@@ -49,12 +52,18 @@
 #define PFTEV_GPU_PID 0x7ff00000     /* GPU n's pseudo-process: this + n */
 #define PFTEV_DEPTH_MAX 256         /* open slices kept per track */
 #define PFTEV_EV_BYTES ((size_t)1 << 20)    /* one JSON object, at most */
+#define PFTEV_STACK_NODES_MAX (1u << 20)    /* stackFrames entries */
+#define PFTEV_STACK_BYTES ((size_t)32 << 20) /* ... and their names */
 
 struct pftev_stats {
     uint64_t events;            /* JSON objects written */
     uint64_t slices, async, instants, counters, names, flows;
     uint64_t frames;            /* frame timeline slices */
     uint64_t gpu_stages;        /* GPU render stage slices */
+    uint64_t samples;           /* CPU samples written */
+    uint64_t stack_frames;      /* stackFrames entries written */
+    uint64_t bad_stack;         /* samples whose callstack or frame was never defined */
+    uint64_t over_stack;        /* samples past PFTEV_STACK_* */
     uint64_t bad_iid;           /* names, categories, annotation names never defined */
     uint64_t bad_track;         /* tracks used, never described */
     uint64_t no_track;          /* events with no track at all */
@@ -68,6 +77,13 @@ struct pftev;
 
 struct pftev *pftev_new(st_write_fn write, void *ctx);
 void pftev_free(struct pftev *v);
+
+/* CPU samples: the members of a top-level "stackFrames" object and the
+ * elements of a "samples" array, each preceded by "\n" (the first) or
+ * ",\n", to two writers of their own (the caller puts them beside the
+ * traceEvents array).  Not set: samples are counted as not shown. */
+enum st_err pftev_set_samples(struct pftev *v, st_write_fn frames, st_write_fn samples,
+                              void *ctx);
 
 /* One TracePacket (its bytes), with the header fields pftrace read. */
 struct pftev_pkt {

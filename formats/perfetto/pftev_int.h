@@ -29,13 +29,15 @@ void pmap_free(struct pftev_map *m);    /* frees the values too */
 void pmap_del(struct pftev_map *m, uint64_t key);      /* frees the value */
 
 /* Interned kinds, the top byte of an interned key. */
-enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT, PI_GPU };
+enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT, PI_GPU,
+                   PI_FUNC, PI_FRAME, PI_STACK, PI_MAPPATH, PI_MAP };   /* pftev_sample.c */
 
 struct pftev_seq {
     uint64_t def_track;
     int has_def;
     int has_thread;             /* a ThreadDescriptor packet on the sequence */
     int32_t pid, tid;
+    int64_t profile_us;         /* streaming profile time (pftev_sample.c) */
     struct pftev_map interned;  /* (kind << 56 | iid) -> NUL-ended string */
 };
 
@@ -70,6 +72,7 @@ struct pftev {
     struct pftev_stats st;
     pftev_frame_fn frame_fn;    /* pftev_set_frames */
     void *frame_ctx;
+    struct pftev_samp *samp;    /* CPU samples' outputs and frames, if asked */
 };
 
 /* pftev_state.c: sequences and tracks (created on first use; NULL past
@@ -103,6 +106,16 @@ enum st_err pftev_frame(struct pftev *v, uint64_t ts, const uint8_t *p, size_t n
 /* pftev_gpu.c: one GpuRenderStageEvent. */
 enum st_err pftev_gpu_stage(struct pftev *v, struct pftev_seq *s, uint64_t ts,
                             const uint8_t *p, size_t n);
+
+/* pftev_sample.c: CPU samples (PerfSample 66, StreamingProfilePacket
+ * 54) and their interned data (InternedData fields it wants). */
+enum st_err pftev_sample(struct pftev *v, struct pftev_seq *s, uint64_t ts, uint32_t num,
+                         const uint8_t *p, size_t n);
+int pftev_sample_interns(uint32_t num);
+enum st_err pftev_sample_intern(struct pftev *v, struct pftev_seq *s, uint32_t num,
+                                const uint8_t *p, size_t n);
+void pftev_sample_thread(struct pftev_seq *s, const uint8_t *p, size_t n);
+void pftev_samp_free(struct pftev_samp *m);
 
 /* pftev_track.c: one TrackEvent. */
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,

@@ -580,6 +580,12 @@ void pftrace_set_frames(struct pftrace *t, pftev_frame_fn fn, void *ctx)
         pftev_set_frames(t->tev, fn, ctx);
 }
 
+enum st_err pftrace_set_samples(struct pftrace *t, st_write_fn frames, st_write_fn samples,
+                                void *ctx)
+{
+    return t->tev ? pftev_set_samples(t->tev, frames, samples, ctx) : ST_EINVAL;
+}
+
 const struct pftev *pftrace_events(const struct pftrace *t)
 {
     return t->tev;

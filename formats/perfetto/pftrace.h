@@ -69,6 +69,9 @@ void pftrace_set_live(struct pftrace *t);
  * trace-event JSON objects to write, beside the lines; without this
  * they are only counted. */
 enum st_err pftrace_set_events(struct pftrace *t, st_write_fn write, void *ctx);
+/* ... and their CPU samples (after pftrace_set_events: pftev_set_samples). */
+enum st_err pftrace_set_samples(struct pftrace *t, st_write_fn frames, st_write_fn samples,
+                                void *ctx);
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n);
 enum st_err pftrace_finish(struct pftrace *t);
 

@@ -62,6 +62,7 @@ void tevents_free(struct tevents *t)
     for (size_t i = 0; i < t->ncpus; i++)
         free(t->cpus[i].comm);
     free(t->cpus);
+    tev_pass_free(t);
     outfile_free(t->own);
     dynbuf_free(&t->line);
     dynbuf_free(&t->ev);
@@ -248,6 +249,7 @@ enum st_err tevents_finish(struct tevents *t)
         tev_cpu_close(t, (uint32_t)i, t->last_ts);
     tev_write_metadata(t);
     /* no displayTimeUnit: ms is the default, and Perfetto notes the key */
+    tev_pass_sides(t);
     static const char tail[] = "\n],\n\"otherData\":{\"generator\":\"systrace --trace-events\"}}\n";
     return tev_out_write(t, tail, sizeof(tail) - 1);
 }

@@ -93,6 +93,15 @@ struct tev_pass {
     char root;
     char key[16];
     size_t klen;
+    int side;               /* in the root's stackFrames (1) or samples (2) */
+    int side_body;          /* ... and this part wrote some of it */
+};
+/* The parts' stackFrames members and samples elements, spooled for the
+ * end of the JSON (tevents_pass.c). */
+struct tev_side {
+    int open, fd;
+    char path[4096];
+    uint64_t bytes;
 };
 
 struct tevents {
@@ -120,11 +129,17 @@ struct tevents {
     int ev_bad;             /* an append to ev failed: drop the event */
     struct tevents_stats st;
     struct tev_pass pass;
+    struct tev_side side[2];
 };
 
 /* tevents_pass.c: a traceEvents part's events copied as they are. */
 void tev_pass_begin(struct tevents *t);
 enum st_err tev_pass_feed(struct tevents *t, const char *p, size_t n);
+/* Before the end of the JSON: close the event array, write what the
+ * parts had of stackFrames and samples (leaving the samples array open
+ * for the caller's closing), if any. */
+enum st_err tev_pass_sides(struct tevents *t);
+void tev_pass_free(struct tevents *t);
 
 /* tevents_emit.c */
 enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what);

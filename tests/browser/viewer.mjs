@@ -116,6 +116,12 @@ function summarize(nameCap) {
       (n, s) => n + (unfinished(s) ? 1 : 0) + countUnfinished(s.subSlices || []), 0);
   out.unfinishedAsyncSlices = threads.reduce(
       (n, t) => n + countUnfinished(t.asyncSliceGroup.slices), 0);
+  // CPU samples (a JSON trace's top-level "samples" and "stackFrames"):
+  // how many, and the frames of their stacks, leaf to root.
+  const samples = model.samples || [];
+  out.samples = samples.length;
+  out.sampleFrames = samples.reduce((n, s) => n + s.getNodesAsArray().length, 0);
+  out.sampleMaxDepth = samples.reduce((m, s) => Math.max(m, s.getNodesAsArray().length), 0);
   const names = (list) => [...new Set(list.filter((n) => n))].sort();
   out.processNames = names(processes.map((p) => p.name));
   const threadNames = names(threads.map((t) => t.name));

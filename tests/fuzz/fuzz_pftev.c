@@ -52,11 +52,22 @@ static void out_end(struct out *o)
     jscan_free(o->js);
 }
 
+/* CPU samples' stack frames and samples: members, not whole JSON values. */
+static enum st_err side(void *ctx, const void *p, size_t n)
+{
+    (void)ctx;
+    (void)p;
+    (void)n;
+    return ST_OK;
+}
+
 static void direct(const uint8_t *data, size_t size)
 {
     struct out o;
     out_begin(&o);
     struct pftev *v = pftev_new(sink, &o);
+    if (v && size && (data[0] & 1))
+        pftev_set_samples(v, side, side, NULL);
     struct pb_iter it;
     struct pb_field f;
     pb_iter_init(&it, data, size);
@@ -87,7 +98,7 @@ static void through_reader(const uint8_t *data, size_t size)
     struct out o;
     out_begin(&o);
     struct pftrace *t = pftrace_new();
-    if (t && !pftrace_set_events(t, sink, &o)) {
+    if (t && !pftrace_set_events(t, sink, &o) && !pftrace_set_samples(t, side, side, NULL)) {
         pftrace_set_output(t, lines, NULL);
         for (size_t i = 0, k = 0; i < size; k++) {
             size_t chunk = (size_t)data[k % size] % 61 + 1;

@@ -7,7 +7,7 @@
 # the histogram's 1/128 (a process with more frames); present types equal
 # to trace_processor's count of distinct tokens.  A trace with no ftrace
 # data no longer says "Trace: no events", names its frame source, and
-# says what it did not convert ("N perf samples not shown").
+# says what it did not convert ("N heap profiles not shown").
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 need_perfetto
@@ -27,7 +27,7 @@ print('packet { trusted_packet_sequence_id: 1 timestamp: 1000 process_tree { '
       'processes { pid: 30 ppid: 1 cmdline: "com.example.big" } '
       'processes { pid: 40 ppid: 1 cmdline: "com.example.small" } } }')
 for i in range(3):
-    print('packet { trusted_packet_sequence_id: 3 timestamp: %d perf_sample { cpu: 0 pid: 30 tid: 30 } }' % (2000 + i))
+    print('packet { trusted_packet_sequence_id: 3 timestamp: %d profile_packet { index: %d } }' % (2000 + i, i))
 FT = '[perfetto.protos.frame_timeline_event]'
 cookie = 1
 def frame(pid, token, ts, dur, jank, present, layers, display):
@@ -57,7 +57,7 @@ protoc --encode=perfetto.protos.Trace -I "$PROTOS" -I "$DATA" "$DATA/frametimeli
 run_st 0 --from-file ftl.perfetto-trace -o ftl.html --summary=sum.json
 assert_not_contains out.txt "Trace: no events"
 assert_contains out.txt "Frame timeline: com.example.big 5,000 frames"
-assert_contains out.txt "3 perf samples not shown"
+assert_contains out.txt "3 heap profiles not shown"
 
 "$TRACE_PROCESSOR" --run-metrics android_frame_timeline_metric --metrics-output=json \
     ftl.perfetto-trace >metric.json 2>tp.err || { cat tp.err; fail "Perfetto cannot read the trace"; }
@@ -72,7 +72,7 @@ import csv, json, sys
 s = json.load(open(sys.argv[1]))
 m = json.load(open(sys.argv[2]))['android_frame_timeline_metric']
 assert s['frames_source'] == 'frame_timeline', s['frames_source']
-assert s['events'] > 0 and s['not_shown'] == {'perf samples': 3}, (s['events'], s['not_shown'])
+assert s['events'] > 0 and s['not_shown'] == {'heap profiles': 3}, (s['events'], s['not_shown'])
 ours = {f['pid']: f for f in s['frame_timeline']}
 assert sorted(ours) == [20, 30, 40], sorted(ours)
 for p in m['process']:

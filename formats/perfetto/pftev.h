@@ -17,8 +17,11 @@
  *     per sequence, cleared with SEQ_INCREMENTAL_STATE_CLEARED or
  *     incremental_state_cleared; TracePacketDefaults (59): the default
  *     track_uuid.
- * Timestamps are taken as they are (the trace's boot clock; packets on
- * another clock are not converted through clock snapshots).
+ * ClockSnapshot (6), TracePacket's and TracePacketDefaults' timestamp_clock_id
+ * (58, sequence-scoped and incremental clocks too) and TrackEvent's legacy
+ * timestamp_delta_us / timestamp_absolute_us (MONOTONIC, from a
+ * ThreadDescriptor's reference_timestamp_us): timestamps converted to the
+ * trace's clock (pfclk.h), as Perfetto converts them.
  *
  * Bad input never stops the conversion: a name iid never defined (the
  * event is kept, unnamed), an event on a track never described (kept on
@@ -53,6 +56,7 @@ struct pftev_stats {
     uint64_t unmatched_end;     /* ends without a begin */
     uint64_t wrong_track;       /* counter values on slice tracks, slices on counter tracks */
     uint64_t dropped;           /* over a memory bound, or malformed */
+    uint64_t no_clock;          /* on a clock no snapshot relates to the trace's */
 };
 
 struct pftev;

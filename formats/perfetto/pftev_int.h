@@ -9,6 +9,7 @@
 
 #include "lib/dynbuf.h"
 #include "lib/printf.h"
+#include "pfclk.h"
 #include "pftev.h"
 
 #define PFTEV_OTHERS 24                 /* kinds of packets counted */
@@ -33,6 +34,9 @@ enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT };
 struct pftev_seq {
     uint64_t def_track;
     int has_def;
+    uint32_t def_clock;         /* TracePacketDefaults.timestamp_clock_id, 0: none */
+    int64_t legacy_ts;          /* track events' timestamp_delta_us base, ns */
+    int legacy_valid;           /* a ThreadDescriptor gave legacy_ts */
     int has_thread;             /* a ThreadDescriptor packet on the sequence */
     int32_t pid, tid;
     struct pftev_map interned;  /* (kind << 56 | iid) -> NUL-ended string */
@@ -65,6 +69,7 @@ struct pftev {
     int ev_bad;
     uint64_t others[PFTEV_OTHERS];
     struct pftev_stats st;
+    struct pfclk clk;
 };
 
 /* pftev_state.c: sequences and tracks (created on first use; NULL past
@@ -95,5 +100,9 @@ enum st_err pftev_name_thread(struct pftev *v, int32_t pid, int32_t tid, const u
 /* pftev_track.c: one TrackEvent. */
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,
                               const uint8_t *p, size_t n);
+
+/* A timestamp of the sequence's clock id (0: the trace's) on the trace's
+ * clock: 0, or -1 (counted in stats.no_clock) when no snapshot leads there. */
+int pftev_time(struct pftev *v, uint32_t seq, uint32_t clock, uint64_t ts, uint64_t *out);
 
 #endif

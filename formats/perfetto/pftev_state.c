@@ -113,6 +113,7 @@ void pftev_seq_clear(struct pftev *v, struct pftev_seq *s)
             v->ibytes -= strlen(s->interned.slots[i].val) + 1;
     pmap_free(&s->interned);
     s->has_def = 0;
+    s->def_clock = 0;
 }
 
 static uint64_t ikey(enum pftev_ikind k, uint64_t iid)

@@ -249,23 +249,8 @@ static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 
 int pftev_wants(uint32_t num)
 {
-    return num == 6 || num == 11 || num == 12 || num == 43 || num == 44 || num == 59 ||
-           num == 60;
-}
-
-int pftev_time(struct pftev *v, uint32_t seq, uint32_t clock, uint64_t ts, uint64_t *out)
-{
-    int64_t ns;
-    if (!clock) {
-        *out = ts;
-        return 0;
-    }
-    if (pfclk_convert(&v->clk, seq, clock, ts, &ns)) {
-        v->st.no_clock++;
-        return -1;
-    }
-    *out = ns < 0 ? 0 : (uint64_t)ns;
-    return 0;
+    return num == 6 || num == 11 || num == 12 || num == 39 || num == 43 || num == 44 ||
+           num == 59 || num == 60;
 }
 
 /* The packet's timestamp on the trace's clock (its own clock id, else
@@ -332,6 +317,8 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
             e = process_desc(v, f.p, f.len, NULL);
         else if (f.num == 44)
             e = thread_desc(v, f.p, f.len, NULL, s);
+        else if (f.num == 39)
+            e = pftev_android_log(v, k->seq, f.p, f.len);
         else if (f.num == 11 && !timed)
             v->st.no_clock++;
         else if (f.num == 11)
@@ -342,7 +329,8 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
 
 /* ---- what is not converted ---------------------------------------------- */
 
-/* Packet kinds a user would look for (metadata such as clock snapshots,
+/* Packet kinds a user would look for, the ones converted taken out (the
+ * table ends at the first empty entry; metadata such as clock snapshots,
  * configs and stats is not data, and not counted). */
 static const struct {
     uint16_t num;
@@ -350,7 +338,7 @@ static const struct {
 } others[PFTEV_OTHERS] = {
     {5, "Chrome JSON event packets"}, {7, "sys stats packets"},
     {9, "process stats packets"}, {37, "heap profiles"},
-    {38, "battery counter packets"}, {39, "Android log packets"},
+    {38, "battery counter packets"},
     {40, "power rail packets"}, {52, "GPU counter packets"},
     {53, "GPU render stages"}, {54, "streaming profiles"},
     {57, "graphics frame events"}, {62, "Vulkan memory events"},
@@ -390,7 +378,7 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
     if (!n)
         return;
     buf[0] = '\0';
-    for (size_t i = 0; i < PFTEV_OTHERS; i++) {
+    for (size_t i = 0; i < PFTEV_OTHERS && others[i].what; i++) {
         char what[64];
         snprintf(what, sizeof(what), "%s not shown", others[i].what);
         add(buf, n, v->others[i], what);

@@ -17,6 +17,8 @@
  *     per sequence, cleared with SEQ_INCREMENTAL_STATE_CLEARED or
  *     incremental_state_cleared; TracePacketDefaults (59): the default
  *     track_uuid.
+ *   AndroidLogPacket (39): each entry a thread instant, category
+ *     android_log, args priority, tag, message (pftev_log.c);
  * ClockSnapshot (6), TracePacket's and TracePacketDefaults' timestamp_clock_id
  * (58, sequence-scoped and incremental clocks too) and TrackEvent's legacy
  * timestamp_delta_us / timestamp_absolute_us (MONOTONIC, from a
@@ -50,6 +52,7 @@
 struct pftev_stats {
     uint64_t events;            /* JSON objects written */
     uint64_t slices, async, instants, counters, names, flows;
+    uint64_t logs;              /* Android log entries */
     uint64_t bad_iid;           /* names, categories, annotation names never defined */
     uint64_t bad_track;         /* tracks used, never described */
     uint64_t no_track;          /* events with no track at all */

@@ -101,6 +101,9 @@ enum st_err pftev_name_thread(struct pftev *v, int32_t pid, int32_t tid, const u
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,
                               const uint8_t *p, size_t n);
 
+/* pftev_log.c: an AndroidLogPacket. */
+enum st_err pftev_android_log(struct pftev *v, uint32_t seq, const uint8_t *p, size_t n);
+
 /* A timestamp of the sequence's clock id (0: the trace's) on the trace's
  * clock: 0, or -1 (counted in stats.no_clock) when no snapshot leads there. */
 int pftev_time(struct pftev *v, uint32_t seq, uint32_t clock, uint64_t ts, uint64_t *out);

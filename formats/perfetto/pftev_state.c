@@ -260,6 +260,23 @@ enum st_err ev_emit(struct pftev *v)
     return v->err;
 }
 
+/* ---- time -------------------------------------------------------------- */
+
+int pftev_time(struct pftev *v, uint32_t seq, uint32_t clock, uint64_t ts, uint64_t *out)
+{
+    int64_t ns;
+    if (!clock) {
+        *out = ts;
+        return 0;
+    }
+    if (pfclk_convert(&v->clk, seq, clock, ts, &ns)) {
+        v->st.no_clock++;
+        return -1;
+    }
+    *out = ns < 0 ? 0 : (uint64_t)ns;
+    return 0;
+}
+
 /* ---- names -------------------------------------------------------------- */
 
 /* Written once per id and name: descriptors come again and again. */

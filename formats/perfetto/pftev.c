@@ -57,6 +57,8 @@ void pftev_free(struct pftev *v)
     pmap_free(&v->pnames);
     pmap_free(&v->tnames);
     pmap_free(&v->flows);
+    pmap_free(&v->rails);
+    pmap_free(&v->gpuc);
     dynbuf_free(&v->ev);
     pfclk_free(&v->clk);
     free(v);
@@ -250,7 +252,7 @@ static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 int pftev_wants(uint32_t num)
 {
     return num == 6 || num == 11 || num == 12 || num == 39 || num == 43 || num == 44 ||
-           num == 59 || num == 60;
+           num == 59 || num == 60 || pftev_counter_kind(num);
 }
 
 /* The packet's timestamp on the trace's clock (its own clock id, else
@@ -319,10 +321,12 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
             e = thread_desc(v, f.p, f.len, NULL, s);
         else if (f.num == 39)
             e = pftev_android_log(v, k->seq, f.p, f.len);
-        else if (f.num == 11 && !timed)
+        else if ((f.num == 11 || pftev_counter_kind(f.num)) && !timed)
             v->st.no_clock++;
         else if (f.num == 11)
             e = pftev_track_event(v, s, ts, f.p, f.len);
+        else if (pftev_counter_kind(f.num))
+            e = pftev_counters(v, f.num, ts, f.p, f.len);
     }
     return e ? e : v->err;
 }
@@ -336,10 +340,7 @@ static const struct {
     uint16_t num;
     const char *what;
 } others[PFTEV_OTHERS] = {
-    {5, "Chrome JSON event packets"}, {7, "sys stats packets"},
-    {9, "process stats packets"}, {37, "heap profiles"},
-    {38, "battery counter packets"},
-    {40, "power rail packets"}, {52, "GPU counter packets"},
+    {5, "Chrome JSON event packets"}, {37, "heap profiles"},
     {53, "GPU render stages"}, {54, "streaming profiles"},
     {57, "graphics frame events"}, {62, "Vulkan memory events"},
     {63, "GPU log packets"}, {65, "Vulkan API events"},
@@ -396,6 +397,10 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
                             "(left out)");
     add(buf, n, s->no_clock, "events on a clock no clock snapshot relates to the trace's "
                              "(left out)");
+    add(buf, n, s->bad_counter, "power rail or GPU counter samples of no described "
+                                "counter (left out)");
+    add(buf, n, s->sys_other, "sys stats parts (buddy info, disk, PSI, thermal, cpuidle) or "
+                              "interned GPU counter descriptors not shown");
     add(buf, n, v->clk.dropped, "clock snapshots malformed, going back or over a bound "
                                 "(not used)");
 }

@@ -17,6 +17,9 @@
  *     per sequence, cleared with SEQ_INCREMENTAL_STATE_CLEARED or
  *     incremental_state_cleared; TracePacketDefaults (59): the default
  *     track_uuid.
+ *   ProcessStats (9), SysStats (7), BatteryCounters (38), PowerRails (40),
+ *     GpuCounterEvent (52): counters named as Perfetto names them
+ *     (pftev_counters.c);
  *   AndroidLogPacket (39): each entry a thread instant, category
  *     android_log, args priority, tag, message (pftev_log.c);
  * ClockSnapshot (6), TracePacket's and TracePacketDefaults' timestamp_clock_id
@@ -53,6 +56,8 @@ struct pftev_stats {
     uint64_t events;            /* JSON objects written */
     uint64_t slices, async, instants, counters, names, flows;
     uint64_t logs;              /* Android log entries */
+    uint64_t bad_counter;       /* power rail or GPU samples of no described counter */
+    uint64_t sys_other;         /* sys stats parts and GPU descriptors not read */
     uint64_t bad_iid;           /* names, categories, annotation names never defined */
     uint64_t bad_track;         /* tracks used, never described */
     uint64_t no_track;          /* events with no track at all */
@@ -76,6 +81,9 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
                          size_t n);
 /* Does a TracePacket field number carry data this module converts? */
 int pftev_wants(uint32_t num);
+
+/* The end of the trace: what waits for it (a GPU counter's last 0). */
+enum st_err pftev_finish(struct pftev *v);
 
 /* A packet field of a kind not converted: counted for pftev_note. */
 void pftev_other(struct pftev *v, uint32_t num);

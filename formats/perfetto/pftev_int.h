@@ -64,6 +64,8 @@ struct pftev {
     struct pftev_map seqs, tracks;
     struct pftev_map pnames, tnames;    /* names written: pid / tid -> string */
     struct pftev_map flows;     /* flow ids begun */
+    struct pftev_map rails;     /* power rail index + 1 -> counter name */
+    struct pftev_map gpuc;      /* GPU counter id -> its name and last time */
     size_t ibytes;              /* interned bytes held */
     struct dynbuf ev;
     int ev_bad;
@@ -100,6 +102,14 @@ enum st_err pftev_name_thread(struct pftev *v, int32_t pid, int32_t tid, const u
 /* pftev_track.c: one TrackEvent. */
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,
                               const uint8_t *p, size_t n);
+
+/* pftev_counters.c: counter packets (process and sys stats, battery,
+ * power rails, GPU counters), by TracePacket field number. */
+int pftev_counter_kind(uint32_t num);
+enum st_err pftev_counters(struct pftev *v, uint32_t num, uint64_t ts, const uint8_t *p,
+                           size_t n);
+/* pftev_sysnames.c: Perfetto's name of a meminfo (0) or vmstat (1) key. */
+const char *pftev_sysname(int vmstat, uint64_t key);
 
 /* pftev_log.c: an AndroidLogPacket. */
 enum st_err pftev_android_log(struct pftev *v, uint32_t seq, const uint8_t *p, size_t n);

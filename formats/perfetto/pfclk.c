@@ -180,7 +180,8 @@ static int64_t step(const struct pfclk_group *gr, int a, int b, int64_t ns)
             hi = mid;
     }
     const int64_t *row = gr->ts + (size_t)(lo ? lo - 1 : 0) * gr->n;
-    return row[b] + (ns - row[a]);
+    /* wrapping as the device's clocks would: no signed overflow */
+    return (int64_t)((uint64_t)row[b] + ((uint64_t)ns - (uint64_t)row[a]));
 }
 
 /* Breadth first from the clock to the trace's, as Perfetto finds its path. */
@@ -229,7 +230,7 @@ int pfclk_convert(struct pfclk *c, uint32_t seq, uint64_t id, uint64_t ts, int64
     struct pfclk_clock *ck = clock_of(c, key, 0);
     int64_t ns = (int64_t)(ts * (ck ? ck->mult : 1));
     if (ck && ck->incremental)
-        ns = ck->last += ns;
+        ns = ck->last = (int64_t)((uint64_t)ck->last + (uint64_t)ns);
     c->trace_clock_used = 1;
     if (key == c->trace_clock) {
         *out = ns;

@@ -134,7 +134,7 @@ static enum st_err thread_desc(struct pftev *v, const uint8_t *p, size_t n,
         s->pid = d.pid;
         s->tid = d.tid;
         if (d.ref_us) {     /* the base of legacy delta timestamps */
-            s->legacy_ts = d.ref_us * 1000;
+            s->legacy_ts = (int64_t)((uint64_t)d.ref_us * 1000);
             s->legacy_valid = 1;
         }
     }

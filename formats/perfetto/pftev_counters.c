@@ -49,7 +49,7 @@ static enum st_err emit(struct pftev *v, const char *name, const char *sub, uint
     ev_addf(v, ",\"pid\":%ld,\"tid\":%ld,\"args\":{\"%s\":", (long)pid, (long)pid, key);
     if (val != val || val - val != 0)
         ev_add(v, "null}");
-    else if (val == (double)(int64_t)val)
+    else if (val > -9e18 && val < 9e18 && val == (double)(int64_t)val)
         ev_addf(v, "%lld}", (long long)(int64_t)val);
     else
         ev_addf(v, "%.17g}", val);
@@ -166,7 +166,33 @@ static enum st_err cpu_stat(struct pftev *v, uint64_t ts, const uint8_t *p, size
     return e;
 }
 
-static enum st_err sys_item(struct pftev *v, uint64_t ts, const struct pb_field *f)
+/* cpufreq_khz: one a CPU, in order, packed or not (proto2 writes it
+ * unpacked): *ncpu counts the CPUs of the message so far. */
+static enum st_err cpufreq(struct pftev *v, uint64_t ts, const struct pb_field *f,
+                           unsigned *ncpu)
+{
+    struct pb_packed pk;
+    uint64_t khz;
+    char cpu[32];
+    enum st_err e = ST_OK;
+    if (f->wire == PB_VARINT) {
+        snprintf(cpu, sizeof(cpu), "cpu%u", (*ncpu)++);
+        return emit(v, "cpufreq", NULL, ts, 0, cpu, (double)f->v);
+    }
+    if (f->wire != PB_LEN) {
+        v->st.dropped++;
+        return ST_OK;
+    }
+    pb_packed_init(&pk, f);
+    while (!e && pb_packed_next(&pk, &khz) == 1) {
+        snprintf(cpu, sizeof(cpu), "cpu%u", (*ncpu)++);
+        e = emit(v, "cpufreq", NULL, ts, 0, cpu, (double)khz);
+    }
+    return e;
+}
+
+static enum st_err sys_item(struct pftev *v, uint64_t ts, const struct pb_field *f,
+                            unsigned *ncpu)
 {
     struct pb_field key;
     uint64_t val;
@@ -176,20 +202,8 @@ static enum st_err sys_item(struct pftev *v, uint64_t ts, const struct pb_field 
                        : "num_softirq_total", NULL, ts, 0, "value", (double)f->v);
     if (f->num == 3 && f->wire == PB_LEN)
         return cpu_stat(v, ts, f->p, f->len);
-    if (f->num == 11) {     /* cpufreq_khz, packed or not: one a CPU */
-        struct pb_packed pk;
-        uint64_t khz;
-        char cpu[32];
-        if (f->wire == PB_VARINT)
-            return emit(v, "cpufreq", NULL, ts, 0, "cpu0", (double)f->v);
-        pb_packed_init(&pk, f);
-        enum st_err e = ST_OK;
-        for (unsigned i = 0; !e && pb_packed_next(&pk, &khz) == 1; i++) {
-            snprintf(cpu, sizeof(cpu), "cpu%u", i);
-            e = emit(v, "cpufreq", NULL, ts, 0, cpu, (double)khz);
-        }
-        return e;
-    }
+    if (f->num == 11)
+        return cpufreq(v, ts, f, ncpu);
     if (f->wire != PB_LEN || f->num < 1 || f->num > 10 || f->num == 9 ||
         key_value(f->p, f->len, &key, &val)) {
         v->st.sys_other += f->wire == PB_LEN;
@@ -221,9 +235,10 @@ static enum st_err sys_stats(struct pftev *v, uint64_t ts, const uint8_t *p, siz
     struct pb_iter it;
     struct pb_field f;
     enum st_err e = ST_OK;
+    unsigned ncpu = 0;
     pb_iter_init(&it, p, n);
     while (!e && pb_next(&it, &f) == 1)
-        e = sys_item(v, ts, &f);
+        e = sys_item(v, ts, &f, &ncpu);
     return e;
 }
 

@@ -401,9 +401,9 @@ static int legacy_time(struct pftev *v, struct pftev_seq *s, const struct tev *e
     if (e->has_delta) {
         if (!s->legacy_valid)
             return -1;
-        ns = s->legacy_ts += e->delta_us * 1000;
+        ns = s->legacy_ts = (int64_t)((uint64_t)s->legacy_ts + (uint64_t)e->delta_us * 1000);
     } else if (e->has_abs)
-        ns = e->abs_us * 1000;
+        ns = (int64_t)((uint64_t)e->abs_us * 1000);
     else
         return 0;
     int64_t conv;

@@ -399,7 +399,7 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
                              "(left out)");
     add(buf, n, s->bad_counter, "power rail or GPU counter samples of no described "
                                 "counter (left out)");
-    add(buf, n, s->sys_other, "sys stats parts (buddy info, disk, PSI, thermal, cpuidle) or "
+    add(buf, n, s->sys_other, "sys stats parts (buddy info, disk, slab, gpufreq) or "
                               "interned GPU counter descriptors not shown");
     add(buf, n, v->clk.dropped, "clock snapshots malformed, going back or over a bound "
                                 "(not used)");

@@ -10,7 +10,8 @@
  *     (pftev_sysnames.c), cpu.times.*_ns and cpufreq per CPU (the arg
  *     "cpuN": one counter, a series a CPU), num_forks, num_irq_total,
  *     num_softirq_total, "num_irq (id: N)", "num_softirq (id: N)",
- *     "<devfreq key> Frequency";
+ *     "<devfreq key> Frequency", psi.<cpu|io|mem>.<some|full>, thermal zones
+ *     by their type, cpuidle<cpu>.<state> per CPU;
  *   BatteryCounters (38): batt.[name.]charge_uah, capacity_pct,
  *     current_ua, current.avg_ua, voltage_uv and power_mw (from current
  *     and voltage);
@@ -22,8 +23,8 @@
  *     GPU counter's value covers the interval it ends), the first one
  *     dropped and 0 at the last time (pftev_finish).
  * Global counters go on pid 0.  Other sys_stats parts (buddy info, disk
- * stats, PSI, thermal zones, cpuidle, gpufreq), energy breakdowns and
- * interned GPU descriptors are counted in the note.
+ * stats, slab info, gpufreq: Perfetto derives or places them its own way)
+ * and interned GPU descriptors are counted in the note.
  */
 #include "pftev_int.h"
 
@@ -191,6 +192,77 @@ static enum st_err cpufreq(struct pftev *v, uint64_t ts, const struct pb_field *
     return e;
 }
 
+/* PsiSample: resource 1, total_ns 2, as psi.<resource>.<some|full>. */
+static enum st_err psi(struct pftev *v, uint64_t ts, const uint8_t *p, size_t n)
+{
+    static const char *const names[] = {NULL, "psi.cpu.some", "psi.cpu.full", "psi.io.some",
+                                        "psi.io.full", "psi.mem.some", "psi.mem.full"};
+    struct pb_field key;
+    uint64_t val;
+    if (key_value(p, n, &key, &val) || key.wire != PB_VARINT || !key.v || key.v > 6) {
+        v->st.sys_other++;
+        return ST_OK;
+    }
+    return emit(v, names[key.v], NULL, ts, 0, "value", (double)val);
+}
+
+/* ThermalZone: name 1, temp 2, type 3: a counter named by its type. */
+static enum st_err thermal(struct pftev *v, uint64_t ts, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    char name[128] = "";
+    uint64_t temp = 0;
+    int k;
+    pb_iter_init(&it, p, n);
+    while ((k = pb_next(&it, &f)) == 1) {
+        if (f.num == 3 && f.wire == PB_LEN)
+            snprintf(name, sizeof(name), "%.*s", (int)(f.len < 100 ? f.len : 100),
+                     (const char *)f.p);
+        else if (f.num == 2 && f.wire == PB_VARINT)
+            temp = f.v;
+    }
+    if (k || !name[0]) {
+        v->st.sys_other++;
+        return ST_OK;
+    }
+    return emit(v, name, NULL, ts, 0, "value", (double)temp);
+}
+
+/* CpuIdleState: cpu_id 1, entries 2 (state 1, duration_us 2), each
+ * cpuidle<cpu>.<state> on its CPU. */
+static enum st_err cpuidle(struct pftev *v, uint64_t ts, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f, st;
+    uint64_t cpu = 0, us;
+    char name[160], key[32];
+    int k;
+    pb_iter_init(&it, p, n);
+    while ((k = pb_next(&it, &f)) == 1)
+        if (f.num == 1 && f.wire == PB_VARINT)
+            cpu = f.v;
+    if (k) {
+        v->st.sys_other++;
+        return ST_OK;
+    }
+    snprintf(key, sizeof(key), "cpu%llu", (unsigned long long)cpu);
+    enum st_err e = ST_OK;
+    pb_iter_init(&it, p, n);
+    while (!e && pb_next(&it, &f) == 1) {
+        if (f.num != 2 || f.wire != PB_LEN)
+            continue;
+        if (key_value(f.p, f.len, &st, &us) || st.wire != PB_LEN) {
+            v->st.sys_other++;
+            continue;
+        }
+        snprintf(name, sizeof(name), "cpuidle%llu.%.*s", (unsigned long long)cpu,
+                 (int)(st.len < 100 ? st.len : 100), (const char *)st.p);
+        e = emit(v, name, NULL, ts, 0, key, (double)us);
+    }
+    return e;
+}
+
 static enum st_err sys_item(struct pftev *v, uint64_t ts, const struct pb_field *f,
                             unsigned *ncpu)
 {
@@ -204,9 +276,15 @@ static enum st_err sys_item(struct pftev *v, uint64_t ts, const struct pb_field 
         return cpu_stat(v, ts, f->p, f->len);
     if (f->num == 11)
         return cpufreq(v, ts, f, ncpu);
+    if (f->num == 14 && f->wire == PB_LEN)
+        return psi(v, ts, f->p, f->len);
+    if (f->num == 15 && f->wire == PB_LEN)
+        return thermal(v, ts, f->p, f->len);
+    if (f->num == 16 && f->wire == PB_LEN)
+        return cpuidle(v, ts, f->p, f->len);
     if (f->wire != PB_LEN || f->num < 1 || f->num > 10 || f->num == 9 ||
         key_value(f->p, f->len, &key, &val)) {
-        v->st.sys_other += f->wire == PB_LEN;
+        v->st.sys_other += f->wire == PB_LEN || f->num == 17;   /* 17: gpufreq_mhz */
         return ST_OK;
     }
     const char *s = NULL;

@@ -20,6 +20,7 @@ struct pftev *pftev_new(st_write_fn write, void *ctx)
     v->write = write;
     v->wctx = ctx;
     dynbuf_init(&v->ev, PFTEV_EV_BYTES);
+    pfclk_init(&v->clk);
     return v;
 }
 
@@ -59,7 +60,10 @@ void pftev_free(struct pftev *v)
     pmap_free(&v->frames);
     pmap_free(&v->gpu_queues);
     pftev_samp_free(v->samp);
+    pmap_free(&v->rails);
+    pmap_free(&v->gpuc);
     dynbuf_free(&v->ev);
+    pfclk_free(&v->clk);
     free(v);
 }
 
@@ -72,6 +76,7 @@ const struct pftev_stats *pftev_stats(const struct pftev *v)
 
 struct desc {
     int32_t pid, tid;
+    int64_t ref_us;             /* reference_timestamp_us, 0: none */
     const uint8_t *name;
     size_t nlen;
 };
@@ -91,6 +96,8 @@ static int read_desc(const uint8_t *p, size_t n, int thread, struct desc *d)
             d->pid = (int32_t)f.v;
         else if (thread && f.num == 2 && f.wire == PB_VARINT)
             d->tid = (int32_t)f.v;
+        else if (thread && f.num == 6 && f.wire == PB_VARINT)
+            d->ref_us = (int64_t)f.v;
         else if (f.wire == PB_LEN && f.num == (thread ? 5u : 6u))
             d->name = f.p, d->nlen = f.len;
     }
@@ -129,6 +136,10 @@ static enum st_err thread_desc(struct pftev *v, const uint8_t *p, size_t n,
         s->has_thread = 1;
         s->pid = d.pid;
         s->tid = d.tid;
+        if (d.ref_us) {     /* the base of legacy delta timestamps */
+            s->legacy_ts = (int64_t)((uint64_t)d.ref_us * 1000);
+            s->legacy_valid = 1;
+        }
     }
     return pftev_name_thread(v, d.pid, d.tid, d.name, d.nlen);
 }
@@ -222,13 +233,16 @@ static enum st_err interned(struct pftev *v, struct pftev_seq *s, const uint8_t 
     return e;
 }
 
-/* TracePacketDefaults.track_event_defaults (11).track_uuid (11). */
+/* TracePacketDefaults: timestamp_clock_id (58),
+ * track_event_defaults (11).track_uuid (11). */
 static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 {
     struct pb_iter it, in;
     struct pb_field f, g;
     pb_iter_init(&it, p, n);
     while (pb_next(&it, &f) == 1) {
+        if (f.num == 58 && f.wire == PB_VARINT)
+            s->def_clock = (uint32_t)f.v;
         if (f.num != 11 || f.wire != PB_LEN)
             continue;
         pb_iter_init(&in, f.p, f.len);
@@ -244,8 +258,39 @@ static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 
 int pftev_wants(uint32_t num)
 {
-    return num == 11 || num == 12 || num == 43 || num == 44 || num == 59 || num == 60 ||
-           num == 53 || num == 76 || num == 54 || num == 66;
+    return num == 6 || num == 11 || num == 12 || num == 39 || num == 43 || num == 44 ||
+           num == 59 || num == 60 || num == 53 || num == 76 || num == 54 || num == 66 ||
+           pftev_counter_kind(num);
+}
+
+/* The packet's timestamp on the trace's clock (its own clock id, else
+ * the sequence's default): 0, or -1 when it cannot be converted.  Only a
+ * packet with a timestamp moves an incremental clock; a clock snapshot's
+ * packet is not converted (Perfetto reads nothing else of it). */
+static int packet_time(struct pftev *v, const struct pftev_pkt *k, struct pftev_seq *s,
+                       const uint8_t *p, size_t n, uint64_t *ts)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    uint32_t clock = s->def_clock;
+    int has_ts = 0;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1) {
+        if (f.num == 58 && f.wire == PB_VARINT)
+            clock = (uint32_t)f.v;
+        else if (f.num == 8 && f.wire == PB_VARINT)
+            has_ts = 1;
+        else if (f.num == 6 && f.wire == PB_LEN)
+            return -1;
+    }
+    *ts = k->ts;
+    if (!has_ts || !clock)
+        return 0;
+    int64_t ns;
+    if (pfclk_convert(&v->clk, k->seq, clock, k->ts, &ns))
+        return -1;
+    *ts = ns < 0 ? 0 : (uint64_t)ns;
+    return 0;
 }
 
 /* Sequence state first (clears, interned data, defaults), then the
@@ -267,7 +312,11 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
             e = interned(v, s, f.p, f.len);
         else if (f.num == 59)
             defaults(s, f.p, f.len);
+        else if (f.num == 6)
+            pfclk_snapshot(&v->clk, k->seq, f.p, f.len);
     }
+    uint64_t ts = 0;
+    int timed = s && !packet_time(v, k, s, p, n, &ts);
     pb_iter_init(&it, p, n);
     while (!e && pb_next(&it, &f) == 1) {
         if (f.wire != PB_LEN)
@@ -278,30 +327,35 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
             e = process_desc(v, f.p, f.len, NULL);
         else if (f.num == 44 && !(e = thread_desc(v, f.p, f.len, NULL, s)))
             pftev_sample_thread(s, f.p, f.len);
+        else if (f.num == 39)
+            e = pftev_android_log(v, k->seq, f.p, f.len);
+        else if ((f.num == 11 || f.num == 76 || f.num == 53 || f.num == 54 || f.num == 66 ||
+                  pftev_counter_kind(f.num)) && !timed)
+            v->st.no_clock++;
         else if (f.num == 11)
-            e = pftev_track_event(v, s, k->ts, f.p, f.len);
+            e = pftev_track_event(v, s, ts, f.p, f.len);
         else if (f.num == 76)
-            e = pftev_frame(v, k->ts, f.p, f.len);
+            e = pftev_frame(v, ts, f.p, f.len);
         else if (f.num == 53)
-            e = pftev_gpu_stage(v, s, k->ts, f.p, f.len);
+            e = pftev_gpu_stage(v, s, ts, f.p, f.len);
         else if (f.num == 54 || f.num == 66)
-            e = pftev_sample(v, s, k->ts, f.num, f.p, f.len);
+            e = pftev_sample(v, s, ts, f.num, f.p, f.len);
+        else if (pftev_counter_kind(f.num))
+            e = pftev_counters(v, f.num, ts, f.p, f.len);
     }
     return e ? e : v->err;
 }
 
 /* ---- what is not converted ---------------------------------------------- */
 
-/* Packet kinds a user would look for (metadata such as clock snapshots,
+/* Packet kinds a user would look for, the ones converted taken out (the
+ * table ends at the first empty entry; metadata such as clock snapshots,
  * configs and stats is not data, and not counted). */
 static const struct {
     uint16_t num;
     const char *what;
 } others[PFTEV_OTHERS] = {
-    {5, "Chrome JSON event packets"}, {7, "sys stats packets"},
-    {9, "process stats packets"}, {37, "heap profiles"},
-    {38, "battery counter packets"}, {39, "Android log packets"},
-    {40, "power rail packets"}, {52, "GPU counter packets"},
+    {5, "Chrome JSON event packets"}, {37, "heap profiles"},
     {54, "streaming profiles"},
     {57, "graphics frame events"}, {62, "Vulkan memory events"},
     {63, "GPU log packets"}, {65, "Vulkan API events"},
@@ -356,7 +410,7 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
     if (!n)
         return;
     buf[0] = '\0';
-    for (size_t i = 0; i < PFTEV_OTHERS; i++) {
+    for (size_t i = 0; i < PFTEV_OTHERS && others[i].what; i++) {
         char what[64];
         if (!others[i].what)    /* a slot of a kind now converted */
             continue;
@@ -378,4 +432,12 @@ void pftev_note(const struct pftev *v, char *buf, size_t n)
                                "(left out)");
     add(buf, n, s->dropped, "track events or descriptors malformed or over a memory bound "
                             "(left out)");
+    add(buf, n, s->no_clock, "events on a clock no clock snapshot relates to the trace's "
+                             "(left out)");
+    add(buf, n, s->bad_counter, "power rail or GPU counter samples of no described "
+                                "counter (left out)");
+    add(buf, n, s->sys_other, "sys stats parts (buddy info, disk, slab, gpufreq) or "
+                              "interned GPU counter descriptors not shown");
+    add(buf, n, v->clk.dropped, "clock snapshots malformed, going back or over a bound "
+                                "(not used)");
 }

@@ -23,9 +23,17 @@
  *     slices, a thread per GPU queue (pftev_gpu.c);
  *   PerfSample (66), StreamingProfilePacket (54) and their interned
  *     frames: "stackFrames" and "samples", two streams of their own
- *     (pftev_set_samples; pftev_sample.c).
- * Timestamps are taken as they are (the trace's boot clock; packets on
- * another clock are not converted through clock snapshots).
+ *     (pftev_set_samples; pftev_sample.c);
+ *   ProcessStats (9), SysStats (7), BatteryCounters (38), PowerRails (40),
+ *     GpuCounterEvent (52): counters named as Perfetto names them
+ *     (pftev_counters.c);
+ *   AndroidLogPacket (39): each entry a thread instant, category
+ *     android_log, args priority, tag, message (pftev_log.c);
+ * ClockSnapshot (6), TracePacket's and TracePacketDefaults' timestamp_clock_id
+ * (58, sequence-scoped and incremental clocks too) and TrackEvent's legacy
+ * timestamp_delta_us / timestamp_absolute_us (MONOTONIC, from a
+ * ThreadDescriptor's reference_timestamp_us): timestamps converted to the
+ * trace's clock (pfclk.h), as Perfetto converts them.
  *
  * Bad input never stops the conversion: a name iid never defined (the
  * event is kept, unnamed), an event on a track never described (kept on
@@ -64,6 +72,9 @@ struct pftev_stats {
     uint64_t stack_frames;      /* stackFrames entries written */
     uint64_t bad_stack;         /* samples whose callstack or frame was never defined */
     uint64_t over_stack;        /* samples past PFTEV_STACK_* */
+    uint64_t logs;              /* Android log entries */
+    uint64_t bad_counter;       /* power rail or GPU samples of no described counter */
+    uint64_t sys_other;         /* sys stats parts and GPU descriptors not read */
     uint64_t bad_iid;           /* names, categories, annotation names never defined */
     uint64_t bad_track;         /* tracks used, never described */
     uint64_t no_track;          /* events with no track at all */
@@ -71,6 +82,7 @@ struct pftev_stats {
     uint64_t wrong_track;       /* counter values on slice tracks, slices on counter tracks */
     uint64_t dropped;           /* over a memory bound, or malformed */
     uint64_t first_ts, last_ts; /* the events' time span (events with a ts) */
+    uint64_t no_clock;          /* on a clock no snapshot relates to the trace's */
 };
 
 struct pftev;
@@ -94,6 +106,9 @@ enum st_err pftev_packet(struct pftev *v, const struct pftev_pkt *k, const uint8
                          size_t n);
 /* Does a TracePacket field number carry data this module converts? */
 int pftev_wants(uint32_t num);
+
+/* The end of the trace: what waits for it (a GPU counter's last 0). */
+enum st_err pftev_finish(struct pftev *v);
 
 /* A packet field of a kind not converted: counted for pftev_note. */
 void pftev_other(struct pftev *v, uint32_t num);

@@ -9,6 +9,7 @@
 
 #include "lib/dynbuf.h"
 #include "lib/printf.h"
+#include "pfclk.h"
 #include "pftev.h"
 
 #define PFTEV_OTHERS 24                 /* kinds of packets counted */
@@ -35,6 +36,9 @@ enum pftev_ikind { PI_NAME = 1, PI_CAT, PI_ANNOT, PI_GPU,
 struct pftev_seq {
     uint64_t def_track;
     int has_def;
+    uint32_t def_clock;         /* TracePacketDefaults.timestamp_clock_id, 0: none */
+    int64_t legacy_ts;          /* track events' timestamp_delta_us base, ns */
+    int legacy_valid;           /* a ThreadDescriptor gave legacy_ts */
     int has_thread;             /* a ThreadDescriptor packet on the sequence */
     int32_t pid, tid;
     int64_t profile_us;         /* streaming profile time (pftev_sample.c) */
@@ -65,6 +69,8 @@ struct pftev {
     struct pftev_map flows;     /* flow ids begun */
     struct pftev_map frames;    /* frame timeline: open frames by cookie */
     struct pftev_map gpu_queues;        /* GPU queue (gpu, name) -> its tid */
+    struct pftev_map rails;     /* power rail index + 1 -> counter name */
+    struct pftev_map gpuc;      /* GPU counter id -> its name and last time */
     size_t ibytes;              /* interned bytes held */
     struct dynbuf ev;
     int ev_bad;
@@ -73,6 +79,7 @@ struct pftev {
     pftev_frame_fn frame_fn;    /* pftev_set_frames */
     void *frame_ctx;
     struct pftev_samp *samp;    /* CPU samples' outputs and frames, if asked */
+    struct pfclk clk;
 };
 
 /* pftev_state.c: sequences and tracks (created on first use; NULL past
@@ -120,5 +127,20 @@ void pftev_samp_free(struct pftev_samp *m);
 /* pftev_track.c: one TrackEvent. */
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,
                               const uint8_t *p, size_t n);
+
+/* pftev_counters.c: counter packets (process and sys stats, battery,
+ * power rails, GPU counters), by TracePacket field number. */
+int pftev_counter_kind(uint32_t num);
+enum st_err pftev_counters(struct pftev *v, uint32_t num, uint64_t ts, const uint8_t *p,
+                           size_t n);
+/* pftev_sysnames.c: Perfetto's name of a meminfo (0) or vmstat (1) key. */
+const char *pftev_sysname(int vmstat, uint64_t key);
+
+/* pftev_log.c: an AndroidLogPacket. */
+enum st_err pftev_android_log(struct pftev *v, uint32_t seq, const uint8_t *p, size_t n);
+
+/* A timestamp of the sequence's clock id (0: the trace's) on the trace's
+ * clock: 0, or -1 (counted in stats.no_clock) when no snapshot leads there. */
+int pftev_time(struct pftev *v, uint32_t seq, uint32_t clock, uint64_t ts, uint64_t *out);
 
 #endif

@@ -142,6 +142,7 @@ void pftev_seq_clear(struct pftev *v, struct pftev_seq *s)
             v->ibytes -= strlen(s->interned.slots[i].val) + 1;
     pmap_free(&s->interned);
     s->has_def = 0;
+    s->def_clock = 0;
 }
 
 static uint64_t ikey(enum pftev_ikind k, uint64_t iid)
@@ -290,6 +291,23 @@ enum st_err ev_emit(struct pftev *v)
     v->st.events++;
     v->err = v->write(v->wctx, v->ev.data, v->ev.len);
     return v->err;
+}
+
+/* ---- time -------------------------------------------------------------- */
+
+int pftev_time(struct pftev *v, uint32_t seq, uint32_t clock, uint64_t ts, uint64_t *out)
+{
+    int64_t ns;
+    if (!clock) {
+        *out = ts;
+        return 0;
+    }
+    if (pfclk_convert(&v->clk, seq, clock, ts, &ns)) {
+        v->st.no_clock++;
+        return -1;
+    }
+    *out = ns < 0 ? 0 : (uint64_t)ns;
+    return 0;
 }
 
 /* ---- names -------------------------------------------------------------- */

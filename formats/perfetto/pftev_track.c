@@ -31,6 +31,8 @@ struct tev {
     double dval;
     uint64_t flow, term;
     int has_flow, has_term;
+    int64_t delta_us, abs_us;   /* legacy timestamps */
+    int has_delta, has_abs;
     const uint8_t *p;           /* the message, for annotations */
     size_t n;
 };
@@ -100,6 +102,10 @@ static void read_field(struct pftev *v, struct pftev_seq *s, struct tev *e,
         e->ival = (int64_t)f->v, e->has_value = 1, e->is_double = 0;
     else if (f->num == 44 && f->wire == PB_I64)
         e->dval = pb_double(f->v), e->has_value = 1, e->is_double = 1;
+    else if (f->num == 1 && f->wire == PB_VARINT)
+        e->delta_us = (int64_t)f->v, e->has_delta = 1;
+    else if (f->num == 16 && f->wire == PB_VARINT && f->v)
+        e->abs_us = (int64_t)f->v, e->has_abs = 1;
     else if ((f->num == 47 || f->num == 36) && !e->has_flow)
         flow_field(f, &e->flow, &e->has_flow);
     else if ((f->num == 48 || f->num == 42) && !e->has_term)
@@ -385,12 +391,38 @@ static struct pftev_track *seq_thread(struct pftev *v, const struct pftev_seq *s
     return t;
 }
 
+/* Legacy timestamps (Chrome's): delta from the thread descriptor's
+ * reference, or absolute, on MONOTONIC, converted when snapshots lead to
+ * the trace's clock and else taken as they are, as Perfetto does. */
+static int legacy_time(struct pftev *v, struct pftev_seq *s, const struct tev *e,
+                       uint64_t *ts)
+{
+    int64_t ns;
+    if (e->has_delta) {
+        if (!s->legacy_valid)
+            return -1;
+        ns = s->legacy_ts = (int64_t)((uint64_t)s->legacy_ts + (uint64_t)e->delta_us * 1000);
+    } else if (e->has_abs)
+        ns = (int64_t)((uint64_t)e->abs_us * 1000);
+    else
+        return 0;
+    int64_t conv;
+    if (!pfclk_convert(&v->clk, 0, PFCLK_MONOTONIC, (uint64_t)ns, &conv))
+        ns = conv;
+    *ts = ns < 0 ? 0 : (uint64_t)ns;
+    return 0;
+}
+
 enum st_err pftev_track_event(struct pftev *v, struct pftev_seq *s, uint64_t ts,
                               const uint8_t *p, size_t n)
 {
     struct tev e;
     if (read_event(v, s, &e, p, n) || e.type < 1 || e.type > 4) {
         v->st.dropped++;    /* malformed, or legacy / state events */
+        return ST_OK;
+    }
+    if (legacy_time(v, s, &e, &ts)) {
+        v->st.no_clock++;
         return ST_OK;
     }
     struct pftev_track *t = NULL;

@@ -629,6 +629,9 @@ enum st_err pftrace_finish(struct pftrace *t)
     enum st_err e = pfsort_finish(t->sort);
     if (!e)
         e = pf_flush_out(t);
+    enum st_err te = !e && t->tev ? pftev_finish(t->tev) : ST_OK;
+    if (te)
+        e = pf_fail(t, te, "writing the trace events: %s", st_strerror(te));
     t->st.late = pfsort_late(t->sort);
     if (e)
         return e;

@@ -79,8 +79,10 @@ static void direct(const uint8_t *data, size_t size)
         pftev_other(v, f.num);
     }
     char note[512];
-    if (v)
+    if (v) {
+        pftev_finish(v);
         pftev_note(v, note, sizeof(note));
+    }
     pftev_free(v);
     out_end(&o);
 }

@@ -55,8 +55,8 @@ grep -q '"cat":"gfx"' te.json || fail "interned category not written"
 grep -q '"args":{"frame_id":42}' te.json || fail "interned debug annotation name not written"
 grep -q '"args":{"s":"hello \\"x\\""}' te.json || fail "string annotation not escaped"
 # the note: kinds not converted, with their counts; bad input counted
-assert_contains err.txt "te.perfetto-trace: 1 Android log packets not shown"
 assert_not_contains err.txt "perf samples not shown"     # converted: perfetto/cpusamples
+assert_not_contains err.txt "Android log packets not shown"     # converted: perfetto/logcat
 assert_contains err.txt "1 track event names, categories or annotation names never defined (kept unnamed)"
 assert_contains err.txt "1 tracks used but never described (their events shown on global tracks)"
 assert_contains err.txt "1 slice ends without a begin (left out)"

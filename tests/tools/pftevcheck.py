@@ -3,7 +3,8 @@
 by Perfetto's own trace processor (v58.2, ../shared/tools/perfetto): the
 same thread slices and instants, async slices (every track that is not a
 thread's), counters by name with every (ts, value), thread names (tid 0,
-the idle task Perfetto names itself, left out), process names and flows.
+the idle task Perfetto names itself, left out), process names, flows and
+every slice's ts and dur (sliceTimes).
 Prints what both hold, one JSON line; exit 1 with the differences.
 
   pftevcheck.py TRACE JSON
@@ -40,6 +41,7 @@ QUERIES = [
                      "and name != '' order by pid, name"),
     ('flows', 'select count(*) from flow'),
     ('sliceNames', "select hex(coalesce(name, '')), count(*) from slice group by 1 order by 1"),
+    ('sliceTimes', "select ts, dur, hex(coalesce(name, '')) from slice order by 1, 2, 3"),
 ]
 
 
@@ -80,6 +82,9 @@ def load(path):
             # (Perfetto's JSON importer calls it "[No name]")
             out[k] = [['' if unhex(a) == '[No name]' else unhex(a), int(b)] for a, b in rs]
             out[k].sort()
+        elif k == 'sliceTimes':
+            out[k] = sorted([int(a), int(b), '' if unhex(c) == '[No name]' else unhex(c)]
+                            for a, b, c in rs)
         else:
             out[k] = int(rs[0][0])
     return out

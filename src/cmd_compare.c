@@ -17,12 +17,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
-#include "formats/html/tracewriter.h"
-#include "formats/input/fromfile.h"
-#include "formats/summary/summary.h"
 #include "formats/summary/sumread.h"
 #include "lib/plat.h"
 #include "lib/signals.h"
+#include "trsum.h"
 
 #define SUMMARY_MAX ((size_t)64 << 20)  /* a summary file's most bytes */
 #define SNIFF_BYTES 4096
@@ -109,39 +107,14 @@ static int sniff_summary(const char *path, int *is_summary)
 /* A trace converted in passing: its summary's JSON into out. */
 static int trace_summary(const char *path, struct dynbuf *out)
 {
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s/systrace-compare.json", plat_tmpdir());
-    struct viewer v = {0};
-    struct tracewriter *w = NULL;
-    struct summary *sum = summary_new();
-    struct ff_result res;
-    int rc = -1;
-    enum st_err e = sum ? tw_open(tmp, TW_JSON, &v, &w) : ST_ENOMEM;
-    if (e) {
-        fprintf(stderr, "systrace: compare: %s: cannot convert (a temporary file in %s: "
-                        "%s)\n", path, plat_tmpdir(), w ? tw_errtext(w) : st_strerror(e));
-        goto done;
+    struct trsum_info info;
+    if (trsum_convert(path, out, &info)) {
+        fprintf(stderr, "systrace: compare: %s\n", info.err);
+        return -1;
     }
-    struct tw_tee tee;
-    summary_tee(sum, &tee);
-    tw_set_tee(w, &tee);
-    e = fromfile_convert(path, w, &res);
-    if (e && e != ST_ETRUNCATED) {
-        fprintf(stderr, "systrace: compare: %s: %s\n", path,
-                tw_error(w) ? tw_errtext(w) : res.detail[0] ? res.detail : st_strerror(e));
-        goto done;
-    }
-    if (e == ST_ETRUNCATED)
-        fprintf(stderr, "systrace: compare: warning: %s: %s\n", path, res.detail);
-    if ((e = summary_finish(sum)) || (e = summary_json(sum, NULL, out))) {
-        fprintf(stderr, "systrace: compare: %s: %s\n", path, st_strerror(e));
-        goto done;
-    }
-    rc = 0;
-done:
-    tw_free(w);     /* never committed: the temporary output goes */
-    summary_free(sum);
-    return rc;
+    if (info.warn[0])
+        fprintf(stderr, "systrace: compare: warning: %s\n", info.warn);
+    return 0;
 }
 
 static int load_file(struct cmp_set *set, int side, const char *path)

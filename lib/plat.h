@@ -165,6 +165,8 @@ unsigned plat_new_file_mode(void);
 /* The absolute form of an existing path; malloc'd, NULL + errno. */
 char *plat_realpath(const char *path);
 int plat_isatty(int fd);
+/* The CPUs this process may run on, at least 1. */
+int plat_ncpus(void);
 /* The directory for temporary files ($TMPDIR or /tmp; %TEMP%). */
 const char *plat_tmpdir(void);
 /* The user's home ($HOME; %USERPROFILE%), or NULL. */

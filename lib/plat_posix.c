@@ -243,6 +243,12 @@ int plat_isatty(int fd)
     return isatty(fd);
 }
 
+int plat_ncpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
 const char *plat_tmpdir(void)
 {
     const char *d = getenv("TMPDIR");

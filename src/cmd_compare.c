@@ -20,6 +20,7 @@
 #include "formats/summary/sumread.h"
 #include "lib/plat.h"
 #include "lib/signals.h"
+#include "rowsread.h"
 #include "trsum.h"
 
 #define SUMMARY_MAX ((size_t)64 << 20)  /* a summary file's most bytes */
@@ -100,7 +101,56 @@ static int sniff_summary(const char *path, int *is_summary)
     }
     size_t n = fread(head, 1, sizeof(head), f);
     fclose(f);
-    *is_summary = sumread_sniff(head, n);
+    /* 1: a summary, 2: rows of --rows (both read as they are) */
+    *is_summary = sumread_sniff(head, n) ? 1 : rowsread_sniff(head, n) ? 2 : 0;
+    return 0;
+}
+
+struct rows_feed {
+    struct feed f;
+    const char *path;
+    int over;
+};
+
+static void on_run(void *ctx, const char *trace)
+{
+    struct rows_feed *r = ctx;
+    (void)trace;
+    if (r->f.set->runs[r->f.side] >= CMP_RUNS_MAX)
+        r->over = 1;
+    else
+        cmp_next_run(r->f.set, r->f.side);
+}
+
+static void on_row(void *ctx, const char *name, double v)
+{
+    struct rows_feed *r = ctx;
+    if (!r->over)
+        on_metric(&r->f, name, v);
+}
+
+/* A rows file of --rows: each trace in it one run. */
+static int load_rows(struct cmp_set *set, int side, const char *path)
+{
+    char head[SNIFF_BYTES], err[200];
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        fprintf(stderr, "systrace: compare: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    size_t n = fread(head, 1, sizeof(head), fp);
+    rewind(fp);
+    struct rows_feed r = {{set, side, ST_OK}, path, 0};
+    struct rowsread_cb cb = {on_run, on_row, &r};
+    enum st_err e = rowsread(fp, rowsread_sniff(head, n), &cb, err, sizeof(err));
+    int bad = ferror(fp);
+    fclose(fp);
+    if (e || bad || r.f.err || r.over) {
+        fprintf(stderr, "systrace: compare: %s: %s\n", path,
+                e ? err : bad ? "cannot be read" : r.over ? "more than 10000 runs on a side (CMP_RUNS_MAX)"
+                                                        : st_strerror(r.f.err));
+        return -1;
+    }
     return 0;
 }
 
@@ -124,6 +174,8 @@ static int load_file(struct cmp_set *set, int side, const char *path)
     dynbuf_init(&b, SUMMARY_MAX);
     if (sniff_summary(path, &is_summary))
         return -1;
+    if (is_summary == 2)
+        return load_rows(set, side, path);
     if (is_summary)
         rc = read_file(path, &b);
     else
@@ -183,7 +235,7 @@ static int load_dir(struct cmp_set *set, int side, const char *dir)
     int rc = 0, *is = calloc(n ? n : 1, sizeof(*is));
     for (size_t i = 0; is && !rc && i < n; i++)
         if (!(rc = sniff_summary(names[i], &is[i])))
-            summaries += (size_t)is[i];
+            summaries += (size_t)!!is[i];
     if (!is) {
         fprintf(stderr, "systrace: compare: %s: out of memory\n", dir);
         rc = -1;
@@ -223,9 +275,10 @@ void compare_usage(FILE *f)
           "Compares two sets of runs metric by metric: startup, frames, janky frames,\n"
           "frame-duration percentiles, CPU time per process, slice durations by name.\n"
           "Each run is a --summary JSON file, a trace of any form --from-file reads, or a\n"
-          "directory of them.  For each metric: the median of each side, the change, its\n"
-          "95% bootstrap interval and a Mann-Whitney U p-value; then what got slower\n"
-          "(significant at p < 0.05, largest effect first).\n\n"
+          "directory of them; a --rows file gives one run per trace it holds.  For each\n"
+          "metric: the median of each side, the change, its 95% bootstrap interval and\n"
+          "a Mann-Whitney U p-value; then what got slower (significant at p < 0.05,\n"
+          "largest effect first).\n\n"
           "Options:\n"
           "  --format=text|markdown|json   the report's form (default text)\n"
           "  --fail-on=METRIC>+N%          exit 1 when a significant change of METRIC (may\n"

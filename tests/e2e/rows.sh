@@ -89,6 +89,19 @@ for m in cmp["metrics"]:
     assert abs(statistics.median(vals[m["name"]]) - m["a_median"]) < 1e-9, m
 PY
 
+# compare reads rows: each trace of a rows file one run, error rows left
+# out; the same report as from the traces themselves
+run_st 0 --rows=b.csv --from-file more
+run_st 0 compare --format=json runs/run1.txt runs/run2.txt runs/run3.txt -- more/page7.html more/page8.html
+cp out.txt from-traces.json
+run_st 0 compare --format=json a.jsonl -- b.csv
+cmp out.txt from-traces.json || { diff out.txt from-traces.json | head; fail "compare of rows"; }
+run_st 0 compare --format=json j1.jsonl -- b.csv
+assert_contains out.txt '"a_runs": 8'
+printf '{"trace":"x","metric":"m","value":1}\nnot json\n' >broken.jsonl
+run_st 1 compare broken.jsonl -- b.csv
+assert_contains err.txt "systrace: compare: broken.jsonl: line 2: not a row of --rows"
+
 # bad command lines
 run_st 2 --rows=x.txt --from-file runs
 assert_contains err.txt "--rows x.txt: name a .jsonl (or .ndjson, .json) or .csv file"

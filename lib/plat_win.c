@@ -480,6 +480,10 @@ char *plat_realpath(const char *path)
 /* A console, not just a character device: the C runtime's _isatty also
  * says yes for NUL, which would make `< NUL` look like a user at a
  * keyboard. */
+void plat_malloc_for_workers(void)
+{
+}
+
 int plat_ncpus(void)
 {
     SYSTEM_INFO si;

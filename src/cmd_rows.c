@@ -32,7 +32,7 @@
 #define ROWS_TRACE_MAX ((size_t)16 << 20)    /* one trace's rows */
 #define SUMMARY_MAX ((size_t)64 << 20)
 #define DIR_ENTRIES_MAX 1000000
-#define WINDOW_PER_JOB 4
+#define WINDOW_PER_JOB 64     /* traces' rows waiting: some 64 x 5 KB a worker */
 
 struct slot {
     struct dynbuf rows;
@@ -182,7 +182,10 @@ static void *worker(void *arg)
         s.done = 1;
         pthread_mutex_lock(&b->lock);
         b->slots[i % b->window] = s;
-        pthread_cond_broadcast(&b->cond);
+        /* a wake-up only for the trace the writer waits for: on a busy
+         * machine each one costs a wait for a core */
+        if (i == b->written)
+            pthread_cond_broadcast(&b->cond);
     }
     pthread_mutex_unlock(&b->lock);
     return NULL;
@@ -209,7 +212,8 @@ static size_t write_all(struct batch *b, struct outfile *out, int show_progress)
         struct slot got = *s;
         memset(s, 0, sizeof(*s));
         b->written++;
-        pthread_cond_broadcast(&b->cond);
+        if (b->next >= b->written - 1 + b->window)     /* a worker waits for room */
+            pthread_cond_broadcast(&b->cond);
         pthread_mutex_unlock(&b->lock);
         if (got.warn[0] || got.err[0])
             fprintf(stderr, "%ssystrace: %s%s\n", show_progress ? "\r\033[K" : "",
@@ -289,6 +293,7 @@ int cmd_rows(const struct st_options *o)
         jobs = ROWS_JOBS_MAX;
     if ((size_t)jobs > b.n && b.n)
         jobs = (int)b.n;
+    plat_malloc_for_workers();
     /* Ctrl-C: the unfinished rows file and the conversions' temporary
      * outputs go */
     sig_install();

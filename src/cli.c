@@ -65,12 +65,14 @@ static int check_rows(const struct st_options *o)
     if (!o->rows)
         return o->jobs ? (fputs("systrace: error: -J goes with --rows\n", stderr), EXIT_USAGE)
                        : -1;
-    if (o->all_devices)
-        why = "--rows reads saved traces (--from-file); capture them first, each with "
-              "--all-devices, then give the pages to --from-file";
-    else if (!o->from_file)
-        why = "--rows needs --from-file FILE|DIR [more ...]";
-    else if (o->output || o->json || o->summary || o->trace_events)
+    if (!o->from_file)
+        return o->jobs ? (fputs("systrace: error: -J goes with --rows --from-file (a capture's "
+                                "devices are traced at once anyway)\n", stderr), EXIT_USAGE)
+                       : o->target == TARGET_LINUX
+                       ? (fputs("systrace: error: --rows of a capture reads Android devices; "
+                                "for this machine's trace use --from-file\n", stderr), EXIT_USAGE)
+                       : -1;    /* a capture's rows: cmd_live */
+    if (o->output || o->json || o->summary || o->trace_events)
         why = "--rows writes the rows alone; -o, -j, --summary and --trace-events are for "
               "one trace";
     else if (o->method_profile || o->call_graph || o->method_json)
@@ -96,7 +98,7 @@ int cli_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     int rc = o.show_help || o.show_version ? -1 : check_rows(&o);
-    if (rc < 0 && !o.show_help && !o.show_version && !o.rows)
+    if (rc < 0 && !o.show_help && !o.show_version && !(o.rows && o.from_file))
         rc = check_modes(&o);
     if (rc >= 0) {
         /* refused: check_modes said why */
@@ -110,7 +112,7 @@ int cli_main(int argc, char **argv)
         rc = cmd_update_viewer(&o);
     } else if (o.method_profile || o.call_graph || o.method_json) {
         rc = cmd_method(&o);
-    } else if (o.rows) {
+    } else if (o.rows && o.from_file) {
         rc = cmd_rows(&o);
     } else if (o.from_file) {
         rc = cmd_from_file(&o);

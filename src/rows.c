@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "devrun.h"
+#include "formats/summary/summary.h"
+#include "formats/summary/sumread.h"
+#include "lib/outfile.h"
 #include "rows.h"
 
 static const char *const columns[] = {"trace", "serial", "model", "android_version",
@@ -111,4 +115,87 @@ void rows_error(enum rows_format f, const struct rows_meta *m, const char *err,
     const char *cols[NCOLS] = {m->trace, m->serial, m->model, m->release, m->fingerprint,
                                m->capture_time, NULL, NULL, NULL, err};
     row(f, cols, o);
+}
+
+struct sumrows {
+    enum rows_format f;
+    const struct rows_meta *m;
+    struct dynbuf *o;
+};
+
+static void on_part(void *ctx, const char *name, const char *dim, double v)
+{
+    struct sumrows *r = ctx;
+    rows_metric(r->f, r->m, name, dim, v, r->o);
+}
+
+enum st_err rows_summary(enum rows_format f, const struct rows_meta *m,
+                         const struct summary *s, const char *device, struct dynbuf *o)
+{
+    struct dynbuf j;
+    char err[200];
+    size_t was = o->len;
+    dynbuf_init(&j, (size_t)64 << 20);
+    enum st_err e = summary_json(s, device, &j);
+    struct sumrows r = {f, m, o};
+    if (!e)
+        e = sumread_parts(j.data, j.len, on_part, &r, err, sizeof(err));
+    if (!e && o->len > was && o->data[o->len - 1] != '\n')
+        e = ST_ETOOBIG;
+    if (e)
+        o->len = was;
+    dynbuf_free(&j);
+    return e;
+}
+
+int rows_live_check(const char *path)
+{
+    enum rows_format f;
+    char err[300];
+    if (rows_format_of(path, &f)) {
+        fprintf(stderr, "systrace: error: --rows %s: name a .jsonl (or .ndjson, .json) or "
+                        ".csv file\n", path);
+        return 2;
+    }
+    if (outfile_check(path, 0, err, sizeof(err))) {
+        fprintf(stderr, "systrace: --rows %s: cannot write: %s\n", path, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* One device's rows: its summary's, or an error row saying what failed. */
+static void device_rows(enum rows_format f, struct devrun *d, const char *when,
+                        struct dynbuf *o)
+{
+    struct rows_meta m = {d->res.out ? d->res.out : "", d->c.serial, d->c.model, d->c.release,
+                          d->c.fingerprint, when};
+    int ok = d->collected && d->res.sum && (d->rc == 0 || d->rc == 3);
+    if (ok && !rows_summary(f, &m, d->res.sum, d->c.serial, o))
+        return;
+    rows_error(f, &m, d->outcome[0] ? d->outcome : "no trace", o);
+}
+
+int rows_live_write(const char *path, struct devrun *d, size_t n, const char *capture_time)
+{
+    enum rows_format f;
+    struct dynbuf o;
+    struct outfile *out = NULL;
+    if (rows_format_of(path, &f))
+        return 2;
+    dynbuf_init(&o, (size_t)256 << 20);
+    rows_header(f, &o);
+    for (size_t i = 0; d && i < n; i++)
+        device_rows(f, &d[i], capture_time, &o);
+    enum st_err e = outfile_open(path, &out);
+    if (!e)
+        e = outfile_write(out, o.data ? o.data : "", o.len);
+    if (!e)
+        e = outfile_commit(out);
+    if (e)
+        fprintf(stderr, "systrace: --rows %s: cannot write: %s\n", path,
+                out ? outfile_errtext(out) : st_strerror(e));
+    outfile_free(out);
+    dynbuf_free(&o);
+    return e ? 1 : 0;
 }

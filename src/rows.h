@@ -31,4 +31,17 @@ void rows_metric(enum rows_format f, const struct rows_meta *m, const char *metr
 void rows_error(enum rows_format f, const struct rows_meta *m, const char *err,
                 struct dynbuf *o);
 
+struct summary;
+
+/* Every metric of summary s (device: its serial for the JSON, or NULL) as
+ * rows; ST_OK, or an error and nothing added. */
+enum st_err rows_summary(enum rows_format f, const struct rows_meta *m,
+                         const struct summary *s, const char *device, struct dynbuf *o);
+
+/* --rows of a live capture (cmd_live.c): checked before tracing, written
+ * after; 0 or an exit code with the message printed. */
+int rows_live_check(const char *path);
+struct devrun;
+int rows_live_write(const char *path, struct devrun *d, size_t n, const char *capture_time);
+
 #endif

@@ -105,12 +105,12 @@ assert_contains err.txt "systrace: compare: broken.jsonl: line 2: not a row of -
 # bad command lines
 run_st 2 --rows=x.txt --from-file runs
 assert_contains err.txt "--rows x.txt: name a .jsonl (or .ndjson, .json) or .csv file"
-run_st 2 --rows=x.jsonl
-assert_contains err.txt "--rows needs --from-file"
 run_st 2 --rows=x.jsonl --from-file runs -o x.html
 assert_contains err.txt "-o, -j, --summary and --trace-events are for one trace"
 run_st 2 -J 2 --from-file runs/run1.txt
 assert_contains err.txt "-J goes with --rows"
+run_st 2 -J 2 --rows=x.jsonl -t 1
+assert_contains err.txt "-J goes with --rows --from-file"
 run_st 2 --rows=x.jsonl -J 0 --from-file runs
 run_st 101 --rows=x.jsonl --from-file missing.txt
 assert_contains err.txt "systrace: missing.txt: no such file"

@@ -172,26 +172,25 @@ static void csv_row(const char *p, const int *cols, struct row *r)
 
 /* ---- both ---- */
 
-static int quotes_open(const struct dynbuf *b)
-{
-    size_t q = 0;
-    for (size_t i = 0; i < b->len; i++)
-        q += b->data[i] == '"';
-    return q % 2;
-}
-
-/* One line (CSV: one record) into b, NUL-ended; 1, 0 at the end, -1 too long. */
+/* One line (CSV: one record) into b, NUL-ended; 1, 0 at the end, -1 too
+ * long, -2 a NUL byte (no text file of ours holds one). */
 static int next_line(FILE *f, struct dynbuf *b, int csv)
 {
-    char chunk[4096];
+    int c, quotes = 0;
     dynbuf_reset(b);
-    while (fgets(chunk, sizeof(chunk), f)) {
-        if (dynbuf_addstr(b, chunk))
+    while ((c = getc(f)) != EOF) {
+        char ch = (char)c;
+        if (!ch)
+            return -2;
+        if (dynbuf_add(b, &ch, 1))
             return -1;
-        if (b->data[b->len - 1] == '\n' && (!csv || !quotes_open(b)))
-            return 1;
+        quotes ^= ch == '"';
+        if (ch == '\n' && (!csv || !quotes))
+            break;
     }
-    return b->len ? 1 : 0;
+    if (!b->len)
+        return 0;
+    return dynbuf_add(b, "", 0) ? -1 : 1;
 }
 
 static void use_row(const struct row *r, const struct rowsread_cb *cb, char *last, size_t lastn)
@@ -222,7 +221,10 @@ enum st_err rowsread(FILE *f, int kind, const struct rowsread_cb *cb, char *err,
         memset(&r, 0, sizeof(r));
         line++;
         if (got < 0) {
-            snprintf(err, errn, "line %zu: longer than %zu bytes", line, ROWSREAD_LINE_MAX);
+            if (got == -2)
+                snprintf(err, errn, "line %zu: a NUL byte: not a rows file", line);
+            else
+                snprintf(err, errn, "line %zu: longer than %zu bytes", line, ROWSREAD_LINE_MAX);
             e = ST_EFORMAT;
         } else if (kind == 2 && line == 1) {
             if (csv_header(b.data, cols)) {

@@ -56,7 +56,23 @@ assert all(len(v) == len(set(v)) for v in per.values())
 assert len({tuple(sorted(v)) for v in per.values()}) == 1, "metrics differ between traces"
 PY
 
-# CSV: a header, RFC 4180, the same rows
+# CSV: a header, RFC 4180, the same rows (a name with a comma, quotes and
+# a blank, quoted; a name with a newline too)
+mkdir odd
+cp runs/run1.txt 'odd/we,ird "name" .txt'
+cp runs/run2.txt "odd/two
+lines.txt"
+run_st 0 --rows=odd.csv --from-file odd
+run_st 0 --rows=odd.jsonl --from-file odd
+python3 - odd.csv odd.jsonl <<'PY' || fail "odd names"
+import csv, json, sys
+c = list(csv.DictReader(open(sys.argv[1], newline="")))
+j = [json.loads(l) for l in open(sys.argv[2])]
+assert [r["trace"] for r in c] == [r["trace"] for r in j], "traces differ"
+assert {r["trace"] for r in j} == {'odd/we,ird "name" .txt', "odd/two\nlines.txt"}, {r["trace"] for r in j}
+PY
+run_st 0 compare --format=json odd.csv -- odd.jsonl
+assert_contains out.txt '"a_runs": 2'
 run_st 102 --rows=rows.csv -J 2 --from-file runs more
 head -1 rows.csv | grep -qx "$(printf 'trace,serial,model,android_version,fingerprint,capture_time,metric,dimension,value,error\r')" ||
     fail "CSV header"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "devrun.h"
 #include "formats/summary/summary.h"
 #include "formats/summary/sumread.h"
@@ -155,13 +156,13 @@ int rows_live_check(const char *path)
     if (rows_format_of(path, &f)) {
         fprintf(stderr, "systrace: error: --rows %s: name a .jsonl (or .ndjson, .json) or "
                         ".csv file\n", path);
-        return 2;
+        return EXIT_USAGE;
     }
     if (outfile_check(path, 0, err, sizeof(err))) {
         fprintf(stderr, "systrace: --rows %s: cannot write: %s\n", path, err);
-        return 1;
+        return EXIT_ERROR;
     }
-    return 0;
+    return EXIT_OK;
 }
 
 /* One device's rows: its summary's, or an error row saying what failed. */
@@ -170,7 +171,7 @@ static void device_rows(enum rows_format f, struct devrun *d, const char *when,
 {
     struct rows_meta m = {d->res.out ? d->res.out : "", d->c.serial, d->c.model, d->c.release,
                           d->c.fingerprint, when};
-    int ok = d->collected && d->res.sum && (d->rc == 0 || d->rc == 3);
+    int ok = d->collected && d->res.sum && (d->rc == EXIT_OK || d->rc == EXIT_PARTIAL);
     if (ok && !rows_summary(f, &m, d->res.sum, d->c.serial, o))
         return;
     rows_error(f, &m, d->outcome[0] ? d->outcome : "no trace", o);
@@ -182,7 +183,7 @@ int rows_live_write(const char *path, struct devrun *d, size_t n, const char *ca
     struct dynbuf o;
     struct outfile *out = NULL;
     if (rows_format_of(path, &f))
-        return 2;
+        return EXIT_USAGE;
     dynbuf_init(&o, (size_t)256 << 20);
     rows_header(f, &o);
     for (size_t i = 0; d && i < n; i++)
@@ -197,5 +198,5 @@ int rows_live_write(const char *path, struct devrun *d, size_t n, const char *ca
                 out ? outfile_errtext(out) : st_strerror(e));
     outfile_free(out);
     dynbuf_free(&o);
-    return e ? 1 : 0;
+    return e ? EXIT_ERROR : EXIT_OK;
 }

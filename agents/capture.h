@@ -96,6 +96,7 @@ struct capture {
     int sdk;
     char model[64];             /* ro.product.model, "" unknown */
     char release[32];           /* ro.build.version.release */
+    char fingerprint[160];      /* ro.build.fingerprint (--rows), "" unknown */
     int root;                   /* adbd runs as root */
     char tracing_dir[64];       /* /sys/kernel/tracing or .../debug/tracing */
     /* what else traces the device (the probe; atrace and Perfetto must not

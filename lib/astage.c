@@ -21,7 +21,16 @@ struct astage {
                                  * (once fill > 0) and its bytes */
     int stop;                   /* under mu */
     _Atomic int err;            /* the next stage's first error */
+    int inline_;                /* no thread: buf[0] handed on when full */
 };
+
+/* Stages made on this thread run inline (astage_inline_here). */
+static _Thread_local int make_inline;
+
+void astage_inline_here(int on)
+{
+    make_inline = on;
+}
 
 static void *run(void *arg)
 {
@@ -58,11 +67,14 @@ struct astage *astage_new(st_write_fn out, void *ctx)
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->filled, NULL);
     pthread_cond_init(&a->freed, NULL);
-    for (int i = 0; i < ASTAGE_NBUF; i++)
-        if (!(a->buf[i] = malloc(ASTAGE_BUF))) {
+    a->inline_ = make_inline;
+    for (int i = 0; i < (a->inline_ ? 1 : ASTAGE_NBUF); i++)
+        if (!(a->buf[i] = malloc(a->inline_ ? ASTAGE_INLINE_BUF : ASTAGE_BUF))) {
             astage_free(a);
             return NULL;
         }
+    if (a->inline_)
+        return a;
     a->running = !plat_thread_start(&a->th, run, a);
     if (!a->running) {
         astage_free(a);
@@ -92,10 +104,38 @@ static void queue(struct astage *a, size_t i)
     a->fill = 0;
 }
 
+/* Inline: what buf[0] holds handed on now, on this thread. */
+static enum st_err flush_inline(struct astage *a)
+{
+    if (a->fill && !atomic_load(&a->err)) {
+        enum st_err e = a->out(a->ctx, a->buf[0], a->fill);
+        if (e)
+            atomic_store(&a->err, (int)e);
+    }
+    a->fill = 0;
+    return (enum st_err)atomic_load(&a->err);
+}
+
+static enum st_err write_inline(struct astage *a, const char *s, size_t n)
+{
+    while (n && !atomic_load(&a->err)) {
+        size_t k = ASTAGE_INLINE_BUF - a->fill < n ? ASTAGE_INLINE_BUF - a->fill : n;
+        memcpy(a->buf[0] + a->fill, s, k);
+        a->fill += k;
+        s += k;
+        n -= k;
+        if (a->fill == ASTAGE_INLINE_BUF)
+            flush_inline(a);
+    }
+    return (enum st_err)atomic_load(&a->err);
+}
+
 enum st_err astage_write(void *ctx, const void *p, size_t n)
 {
     struct astage *a = ctx;
     const char *s = p;
+    if (a->inline_)
+        return write_inline(a, s, n);
     while (n && !atomic_load(&a->err)) {
         if (!a->fill)           /* small writes into a started slot take no lock */
             a->cur = next_slot(a);
@@ -112,6 +152,8 @@ enum st_err astage_write(void *ctx, const void *p, size_t n)
 
 enum st_err astage_drain(struct astage *a)
 {
+    if (a->inline_)
+        return flush_inline(a);
     if (!a->running)
         return (enum st_err)atomic_load(&a->err);
     if (a->fill)
@@ -125,6 +167,8 @@ enum st_err astage_drain(struct astage *a)
 
 enum st_err astage_finish(struct astage *a)
 {
+    if (a->inline_)
+        return flush_inline(a);
     if (!a->running)
         return (enum st_err)atomic_load(&a->err);
     astage_drain(a);
@@ -141,7 +185,7 @@ void astage_free(struct astage *a)
 {
     if (!a)
         return;
-    if (a->running)
+    if (a->running || a->inline_)
         astage_finish(a);
     pthread_mutex_destroy(&a->mu);
     pthread_cond_destroy(&a->filled);

@@ -19,8 +19,16 @@
 
 #define ASTAGE_BUF (1024u << 10)
 #define ASTAGE_NBUF 4
+#define ASTAGE_INLINE_BUF (64u << 10)
 
 struct astage;
+
+/* Stages made from now on by the calling thread run on it, inline: the
+ * bytes gathered in one ASTAGE_INLINE_BUF buffer and handed on when it is
+ * full, at drain and at finish.  For a thread that is itself one of
+ * several workers (--rows), where a thread per stage would only add
+ * switches and memory.  Per thread: other threads keep their stages. */
+void astage_inline_here(int on);
 
 /* NULL when out of memory or no thread could be started. */
 struct astage *astage_new(st_write_fn out, void *ctx);

@@ -165,6 +165,14 @@ unsigned plat_new_file_mode(void);
 /* The absolute form of an existing path; malloc'd, NULL + errno. */
 char *plat_realpath(const char *path);
 int plat_isatty(int fd);
+/* The CPUs this process may run on, at least 1. */
+int plat_ncpus(void);
+/* For many threads each converting one small trace after another: keep
+ * freed memory for the next conversion instead of handing it back to the
+ * system each time (glibc: big blocks from the heap rather than mmap, a
+ * high trim threshold), since mapping and unmapping serialise the threads
+ * on the process's address space.  Elsewhere a no-op. */
+void plat_malloc_for_workers(void);
 /* The directory for temporary files ($TMPDIR or /tmp; %TEMP%). */
 const char *plat_tmpdir(void);
 /* The user's home ($HOME; %USERPROFILE%), or NULL. */

@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 int plat_init(int *argc, char ***argv)
 {
@@ -241,6 +244,21 @@ char *plat_realpath(const char *path)
 int plat_isatty(int fd)
 {
     return isatty(fd);
+}
+
+void plat_malloc_for_workers(void)
+{
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 128 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_TOP_PAD, 16 << 20);
+#endif
+}
+
+int plat_ncpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 
 const char *plat_tmpdir(void)

@@ -480,6 +480,18 @@ char *plat_realpath(const char *path)
 /* A console, not just a character device: the C runtime's _isatty also
  * says yes for NUL, which would make `< NUL` look like a user at a
  * keyboard. */
+void plat_malloc_for_workers(void)
+{
+}
+
+int plat_ncpus(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors < 1 ? 1 : si.dwNumberOfProcessors > 1024 ? 1024
+                                                : (int)si.dwNumberOfProcessors;
+}
+
 int plat_isatty(int fd)
 {
     DWORD mode;

@@ -57,6 +57,32 @@ static int check_modes(const struct st_options *o)
     return -1;
 }
 
+/* --rows converts many traces into one file: what makes a single page,
+ * or a live capture, is refused.  An exit code, or -1. */
+static int check_rows(const struct st_options *o)
+{
+    const char *why = NULL;
+    if (!o->rows)
+        return o->jobs ? (fputs("systrace: error: -J goes with --rows\n", stderr), EXIT_USAGE)
+                       : -1;
+    if (!o->from_file)
+        return o->jobs ? (fputs("systrace: error: -J goes with --rows --from-file (a capture's "
+                                "devices are traced at once anyway)\n", stderr), EXIT_USAGE)
+                       : o->target == TARGET_LINUX
+                       ? (fputs("systrace: error: --rows of a capture reads Android devices; "
+                                "for this machine's trace use --from-file\n", stderr), EXIT_USAGE)
+                       : -1;    /* a capture's rows: cmd_live */
+    if (o->output || o->json || o->summary || o->trace_events)
+        why = "--rows writes the rows alone; -o, -j, --summary and --trace-events are for "
+              "one trace";
+    else if (o->method_profile || o->call_graph || o->method_json)
+        why = "--rows reads traces, not method traces";
+    if (!why)
+        return -1;
+    fprintf(stderr, "systrace: error: %s\n", why);
+    return EXIT_USAGE;
+}
+
 int cli_main(int argc, char **argv)
 {
     struct st_options o;
@@ -71,7 +97,9 @@ int cli_main(int argc, char **argv)
         options_free(&o);
         return EXIT_USAGE;
     }
-    int rc = o.show_help || o.show_version ? -1 : check_modes(&o);
+    int rc = o.show_help || o.show_version ? -1 : check_rows(&o);
+    if (rc < 0 && !o.show_help && !o.show_version && !(o.rows && o.from_file))
+        rc = check_modes(&o);
     if (rc >= 0) {
         /* refused: check_modes said why */
     } else if (o.show_help) {
@@ -84,6 +112,8 @@ int cli_main(int argc, char **argv)
         rc = cmd_update_viewer(&o);
     } else if (o.method_profile || o.call_graph || o.method_json) {
         rc = cmd_method(&o);
+    } else if (o.rows && o.from_file) {
+        rc = cmd_rows(&o);
     } else if (o.from_file) {
         rc = cmd_from_file(&o);
     } else {

@@ -17,12 +17,11 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
-#include "formats/html/tracewriter.h"
-#include "formats/input/fromfile.h"
-#include "formats/summary/summary.h"
 #include "formats/summary/sumread.h"
 #include "lib/plat.h"
 #include "lib/signals.h"
+#include "rowsread.h"
+#include "trsum.h"
 
 #define SUMMARY_MAX ((size_t)64 << 20)  /* a summary file's most bytes */
 #define SNIFF_BYTES 4096
@@ -102,46 +101,70 @@ static int sniff_summary(const char *path, int *is_summary)
     }
     size_t n = fread(head, 1, sizeof(head), f);
     fclose(f);
-    *is_summary = sumread_sniff(head, n);
+    /* 1: a summary, 2: rows of --rows (both read as they are) */
+    *is_summary = sumread_sniff(head, n) ? 1 : rowsread_sniff(head, n) ? 2 : 0;
+    return 0;
+}
+
+struct rows_feed {
+    struct feed f;
+    const char *path;
+    int over;
+};
+
+static void on_run(void *ctx, const char *trace)
+{
+    struct rows_feed *r = ctx;
+    (void)trace;
+    if (r->f.set->runs[r->f.side] >= CMP_RUNS_MAX)
+        r->over = 1;
+    else
+        cmp_next_run(r->f.set, r->f.side);
+}
+
+static void on_row(void *ctx, const char *name, double v)
+{
+    struct rows_feed *r = ctx;
+    if (!r->over)
+        on_metric(&r->f, name, v);
+}
+
+/* A rows file of --rows: each trace in it one run. */
+static int load_rows(struct cmp_set *set, int side, const char *path)
+{
+    char head[SNIFF_BYTES], err[200];
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        fprintf(stderr, "systrace: compare: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    size_t n = fread(head, 1, sizeof(head), fp);
+    rewind(fp);
+    struct rows_feed r = {{set, side, ST_OK}, path, 0};
+    struct rowsread_cb cb = {on_run, on_row, &r};
+    enum st_err e = rowsread(fp, rowsread_sniff(head, n), &cb, err, sizeof(err));
+    int bad = ferror(fp);
+    fclose(fp);
+    if (e || bad || r.f.err || r.over) {
+        fprintf(stderr, "systrace: compare: %s: %s\n", path,
+                e ? err : bad ? "cannot be read" : r.over ? "more than 10000 runs on a side (CMP_RUNS_MAX)"
+                                                        : st_strerror(r.f.err));
+        return -1;
+    }
     return 0;
 }
 
 /* A trace converted in passing: its summary's JSON into out. */
 static int trace_summary(const char *path, struct dynbuf *out)
 {
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s/systrace-compare.json", plat_tmpdir());
-    struct viewer v = {0};
-    struct tracewriter *w = NULL;
-    struct summary *sum = summary_new();
-    struct ff_result res;
-    int rc = -1;
-    enum st_err e = sum ? tw_open(tmp, TW_JSON, &v, &w) : ST_ENOMEM;
-    if (e) {
-        fprintf(stderr, "systrace: compare: %s: cannot convert (a temporary file in %s: "
-                        "%s)\n", path, plat_tmpdir(), w ? tw_errtext(w) : st_strerror(e));
-        goto done;
+    struct trsum_info info;
+    if (trsum_convert(path, out, &info)) {
+        fprintf(stderr, "systrace: compare: %s\n", info.err);
+        return -1;
     }
-    struct tw_tee tee;
-    summary_tee(sum, &tee);
-    tw_set_tee(w, &tee);
-    e = fromfile_convert(path, w, &res);
-    if (e && e != ST_ETRUNCATED) {
-        fprintf(stderr, "systrace: compare: %s: %s\n", path,
-                tw_error(w) ? tw_errtext(w) : res.detail[0] ? res.detail : st_strerror(e));
-        goto done;
-    }
-    if (e == ST_ETRUNCATED)
-        fprintf(stderr, "systrace: compare: warning: %s: %s\n", path, res.detail);
-    if ((e = summary_finish(sum)) || (e = summary_json(sum, NULL, out))) {
-        fprintf(stderr, "systrace: compare: %s: %s\n", path, st_strerror(e));
-        goto done;
-    }
-    rc = 0;
-done:
-    tw_free(w);     /* never committed: the temporary output goes */
-    summary_free(sum);
-    return rc;
+    if (info.warn[0])
+        fprintf(stderr, "systrace: compare: warning: %s\n", info.warn);
+    return 0;
 }
 
 static int load_file(struct cmp_set *set, int side, const char *path)
@@ -151,6 +174,8 @@ static int load_file(struct cmp_set *set, int side, const char *path)
     dynbuf_init(&b, SUMMARY_MAX);
     if (sniff_summary(path, &is_summary))
         return -1;
+    if (is_summary == 2)
+        return load_rows(set, side, path);
     if (is_summary)
         rc = read_file(path, &b);
     else
@@ -210,7 +235,7 @@ static int load_dir(struct cmp_set *set, int side, const char *dir)
     int rc = 0, *is = calloc(n ? n : 1, sizeof(*is));
     for (size_t i = 0; is && !rc && i < n; i++)
         if (!(rc = sniff_summary(names[i], &is[i])))
-            summaries += (size_t)is[i];
+            summaries += (size_t)!!is[i];
     if (!is) {
         fprintf(stderr, "systrace: compare: %s: out of memory\n", dir);
         rc = -1;
@@ -250,9 +275,10 @@ void compare_usage(FILE *f)
           "Compares two sets of runs metric by metric: startup, frames, janky frames,\n"
           "frame-duration percentiles, CPU time per process, slice durations by name.\n"
           "Each run is a --summary JSON file, a trace of any form --from-file reads, or a\n"
-          "directory of them.  For each metric: the median of each side, the change, its\n"
-          "95% bootstrap interval and a Mann-Whitney U p-value; then what got slower\n"
-          "(significant at p < 0.05, largest effect first).\n\n"
+          "directory of them; a --rows file gives one run per trace it holds.  For each\n"
+          "metric: the median of each side, the change, its 95% bootstrap interval and\n"
+          "a Mann-Whitney U p-value; then what got slower (significant at p < 0.05,\n"
+          "largest effect first).\n\n"
           "Options:\n"
           "  --format=text|markdown|json   the report's form (default text)\n"
           "  --fail-on=METRIC>+N%          exit 1 when a significant change of METRIC (may\n"

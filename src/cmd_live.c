@@ -20,10 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "devrun.h"
+#include "rows.h"
 #include "browser.h"
 #include "lib/signals.h"
 #include "pfopen.h"
@@ -400,6 +402,15 @@ static void serve_to_perfetto(struct live *l)
     pfopen_serve(paths, n, l->o->quiet, l->sigfd);
 }
 
+/* When tracing starts, UTC, ISO 8601 (--rows' capture_time). */
+static void capture_time(char *out, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm *t = gmtime(&now);    /* the main thread's only call */
+    if (!t || !strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", t))
+        out[0] = '\0';
+}
+
 int cmd_live(const struct st_options *o)
 {
     if (o->target == TARGET_LINUX)
@@ -415,9 +426,18 @@ int cmd_live(const struct st_options *o)
         sig_restore();
         return EXIT_USAGE;
     }
-    int rc = choose_transport(&l);
+    char when[32] = "";
+    int rc = o->rows ? rows_live_check(o->rows) : EXIT_OK;
+    if (rc == EXIT_OK)
+        rc = choose_transport(&l);
+    if (rc == EXIT_OK && o->rows)
+        capture_time(when, sizeof(when));
     if (rc == EXIT_OK)
         rc = open_devices(&l);
+    /* every device's rows, also of those that failed (error rows) */
+    if (o->rows && l.d && !o->list_categories && rows_live_write(o->rows, l.d, l.n, when) &&
+        rc == EXIT_OK)
+        rc = EXIT_ERROR;
     if (o->open == BROWSER_PERFETTO && !o->list_categories)
         serve_to_perfetto(&l);
     for (size_t i = 0; l.d && i < l.n; i++)

@@ -9,6 +9,8 @@
 
 /* --from-file: convert a saved trace. */
 int cmd_from_file(const struct st_options *o);
+/* --rows: many traces' metrics as rows (cmd_rows.c). */
+int cmd_rows(const struct st_options *o);
 
 /* `systrace compare A... -- B...` (argv[0] is "compare"); its own
  * options and help (cmd_compare.c). */

@@ -98,6 +98,23 @@ const struct optdef st_optdefs[] = {
      "from Choreographer#doFrame slices (RenderThread DrawFrame for an app without any). "
      "With several devices each gets its own FILE, named after the serial as the pages "
      "are."},
+    {"rows", 0, "FILE", OPT_ROWS, SEC_GENERAL, 0,
+     "with --from-file of many traces (files or directories, more after the first), or "
+     "after a capture (--all-devices): one row per metric per trace into FILE, JSON Lines "
+     "(.jsonl) or CSV (.csv), for DuckDB, BigQuery or systrace compare",
+     "Columns: trace, serial, model, android_version, fingerprint, capture_time, metric "
+     "(compare's names: cpu.PROCESS, frames.PROCESS.dur_p90, slices.NAME.mean_ms ...), "
+     "dimension (the process or slice name), value, error; unknown values are null (empty "
+     "in CSV). The traces are converted at once by -J workers, the rows written in the "
+     "inputs' order. A trace that cannot be read is a row with error set and a line on "
+     "stderr; the batch goes on. Exit 0 when every trace gave rows, 100 + the number that "
+     "failed (at most 200) otherwise, 1 when FILE cannot be written. FILE appears only "
+     "when complete. A progress line on a terminal. After a capture: a row per metric "
+     "per device, with its serial, model, Android release, build fingerprint and the "
+     "capture's start (UTC); a failed device is an error row; FILE is checked before "
+     "tracing and the exit status is the capture's."},
+    {NULL, 'J', "N", 'J', SEC_GENERAL, 0,
+     "--rows: convert N traces at once (default: one per CPU)", NULL},
     {"from-file", 0, "FILE", OPT_FROM_FILE, SEC_GENERAL, 0,
      "convert a saved trace instead of tracing: atrace output (raw or -z), ftrace text, a "
      "systrace HTML page, JSON (systrace's own -j and --trace-events too), a Perfetto "

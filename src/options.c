@@ -333,6 +333,9 @@ static int one_option(struct st_options *o, int c, char *arg, const char **atrac
     case OPT_UPDATE_VIEWER: o->update_viewer = 1; return 0;
     case OPT_TRACE_EVENTS: o->trace_events = arg; return 0;
     case OPT_SUMMARY: o->summary = arg; return 0;
+    case OPT_ROWS: o->rows = arg; return 0;
+    case 'J':
+        return int_arg(arg, "-J", &o->jobs, 1, "-J: at least 1 worker", err, errlen);
     case OPT_ALL_DEVICES: o->all_devices = 1; return 0;
     default: return checked_option(o, c, arg, err, errlen);
     }

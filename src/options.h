@@ -47,6 +47,8 @@ struct st_options {
     int update_viewer;          /* --update-viewer */
     const char *trace_events;   /* --trace-events FILE */
     const char *summary;        /* --summary FILE */
+    const char *rows;           /* --rows FILE */
+    int jobs;                   /* -J N; 0: one per CPU */
     const char *ftrace_categories;
     int quiet;                  /* -q: only errors */
     /* method traces */

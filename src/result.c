@@ -64,7 +64,9 @@ int result_open_viewer(const struct st_options *o, const char *raw_ext,
         return EXIT_ERROR;
     }
     r->sum_show = show_summary >= 0 ? show_summary : !o->quiet;
-    if (sumreport_open(o->summary, r->sum_show, r->w, o->categories, o->ncategories, &r->sum))
+    /* --rows: a summary for the rows, its lines shown only as asked */
+    if (sumreport_open(o->summary, r->sum_show || o->rows, r->w, o->categories, o->ncategories,
+                       &r->sum))
         return EXIT_ERROR;
     return open_trace_events(o, r->w, &r->te) ? EXIT_ERROR : EXIT_OK;
 }

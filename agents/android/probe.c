@@ -17,7 +17,8 @@ static const char probe_script[] =
     "test -e /sys/kernel/tracing/trace_marker && echo /sys/kernel/tracing || "
     "echo /sys/kernel/debug/tracing; id; echo '|'; pidof perfetto 2>/dev/null; echo '|'; "
     "getprop debug.atrace.user_initiated; getprop persist.traced.enable; "
-    "getprop ro.product.model; getprop ro.build.version.release";
+    "getprop ro.product.model; getprop ro.build.version.release; "
+    "getprop ro.build.fingerprint";
 
 /* Line i (0-based) of s, copied into out. */
 static void line_at(const char *s, int i, char *out, size_t n)
@@ -63,6 +64,7 @@ enum st_err device_probe(struct capture *c)
         /* for the summary's Trace line only: an old device without them is fine */
         line_at(r.out, second + 3, c->model, sizeof(c->model));
         line_at(r.out, second + 4, c->release, sizeof(c->release));
+        line_at(r.out, second + 5, c->fingerprint, sizeof(c->fingerprint));   /* --rows */
     }
     adb_result_free(&r);
     char *end;

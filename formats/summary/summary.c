@@ -74,6 +74,12 @@ void summary_set_device(struct summary *s, const char *model, const char *releas
     printable(s->release, sizeof(s->release), release);
 }
 
+void summary_device(const struct summary *s, const char **model, const char **release)
+{
+    *model = s->model;
+    *release = s->release;
+}
+
 /* ---- the process dump ------------------------------------------------- */
 
 /* Thread bindings and process names; a thread keeps the first name it

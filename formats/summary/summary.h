@@ -60,6 +60,8 @@ enum st_err summary_set_categories(struct summary *s, char *const *cats, size_t 
  * (model "Pixel 7", Android release "14"; NULL or "": unknown); copied,
  * only printable ASCII kept. */
 void summary_set_device(struct summary *s, const char *model, const char *release);
+/* What summary_set_device kept ("" when unknown). */
+void summary_device(const struct summary *s, const char **model, const char **release);
 
 /* Part boundaries and payload, as the tracewriter tee reports them. */
 void summary_begin_part(struct summary *s, const char *name);

@@ -18,6 +18,7 @@
 struct sr {
     const char *p, *start, *end;
     void (*metric)(void *ctx, const char *name, double v);
+    void (*part)(void *ctx, const char *name, const char *dim, double v);
     void *ctx;
     char *err;
     size_t errn;
@@ -165,11 +166,16 @@ static int is_number(struct sr *r)
     return r->p < r->end && (*r->p == '-' || (*r->p >= '0' && *r->p <= '9'));
 }
 
-static void emit(struct sr *r, const char *a, const char *b, const char *c, double v)
+/* dim: the list item's label (a process or slice name), else "". */
+static void emit(struct sr *r, const char *dim, const char *a, const char *b, const char *c,
+                 double v)
 {
     char name[SUMREAD_NAME_MAX];
     snprintf(name, sizeof(name), "%s%s%s%s%s", a, b[0] ? "." : "", b, c[0] ? "." : "", c);
-    r->metric(r->ctx, name, v);
+    if (r->part)
+        r->part(r->ctx, name, dim, v);
+    else
+        r->metric(r->ctx, name, v);
 }
 
 struct item {
@@ -225,9 +231,9 @@ static int list_item(struct sr *r, const char *list, int depth)
         snprintf(it.label, sizeof(it.label), "pid %.0f", it.pid);
     for (int i = 0; i < it.n; i++) {
         if (!strcmp(list, "processes") && !strcmp(it.keys[i], "cpu_ms"))
-            emit(r, "cpu", it.label, "", it.vals[i]);
+            emit(r, it.label, "cpu", it.label, "", it.vals[i]);
         else if (strcmp(list, "processes"))
-            emit(r, list, it.label, it.keys[i], it.vals[i]);
+            emit(r, it.label, list, it.label, it.keys[i], it.vals[i]);
     }
     return 0;
 }
@@ -256,7 +262,7 @@ static int group(struct sr *r, const char *key, int depth)
             double v;
             if (number(r, &v))
                 return -1;
-            emit(r, key, k, "", v);
+            emit(r, "", key, k, "", v);
         } else if (skip_value(r, depth + 1)) {
             return -1;
         }
@@ -272,7 +278,7 @@ static int member(struct sr *r, const char *k)
         double v;
         if (number(r, &v))
             return -1;
-        emit(r, k, "", "", v);
+        emit(r, "", k, "", "", v);
         return 0;
     }
     if (eat(r, '['))
@@ -294,11 +300,9 @@ int sumread_sniff(const char *p, size_t n)
     return n - i >= 8 && !memcmp(p + i, "\"device\"", 8);
 }
 
-enum st_err sumread_metrics(const char *p, size_t n,
-                            void (*metric)(void *ctx, const char *name, double v), void *ctx,
-                            char *err, size_t errn)
+static enum st_err walk(struct sr *r0)
 {
-    struct sr r = {p, p, p + n, metric, ctx, err, errn, 0};
+    struct sr r = *r0;
     char k[SR_STR];
     if (!eat(&r, '{'))
         return fail(&r, "'{' expected"), ST_EFORMAT;
@@ -314,4 +318,20 @@ enum st_err sumread_metrics(const char *p, size_t n,
     if (r.p != r.end)
         return fail(&r, "bytes after the object"), ST_EFORMAT;
     return ST_OK;
+}
+
+enum st_err sumread_metrics(const char *p, size_t n,
+                            void (*metric)(void *ctx, const char *name, double v), void *ctx,
+                            char *err, size_t errn)
+{
+    struct sr r = {p, p, p + n, metric, NULL, ctx, err, errn, 0};
+    return walk(&r);
+}
+
+enum st_err sumread_parts(const char *p, size_t n,
+                          void (*part)(void *ctx, const char *name, const char *dim, double v),
+                          void *ctx, char *err, size_t errn)
+{
+    struct sr r = {p, p, p + n, NULL, part, ctx, err, errn, 0};
+    return walk(&r);
 }

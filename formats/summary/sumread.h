@@ -31,4 +31,11 @@ enum st_err sumread_metrics(const char *p, size_t n,
                             void (*metric)(void *ctx, const char *name, double v), void *ctx,
                             char *err, size_t errn);
 
+/* The same metrics, each with its dimension: the process or slice name
+ * of a list item's metric (cpu.NAME, frames.NAME.FIELD,
+ * slices.NAME.FIELD), "" for the others (--rows' dimension column). */
+enum st_err sumread_parts(const char *p, size_t n,
+                          void (*part)(void *ctx, const char *name, const char *dim, double v),
+                          void *ctx, char *err, size_t errn);
+
 #endif

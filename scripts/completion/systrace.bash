@@ -64,8 +64,8 @@ _systrace()
     command -v "$prog" >/dev/null 2>&1 || prog=systrace
 
     case $prev in
-        -o | --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
-        --method-json | --asset-dir | --output | --perfetto-config)
+        -o | --from-file | --trace-events | --summary | --rows | --viewer | --method-profile | \
+        --call-graph | --method-json | --asset-dir | --output | --perfetto-config)
             COMPREPLY=($(compgen -f -- "$cur"))
             compopt -o filenames 2>/dev/null
             return ;;
@@ -79,7 +79,7 @@ _systrace()
             return ;;
         -t | --time | -b | --buf-size | -k | --ktrace | -a | --app | \
         --timeout | --collection-timeout | --app-profile | --app-profile-sampling | \
-        --viewer-url | --call-graph-threshold)
+        --viewer-url | --call-graph-threshold | -J)
             return ;;
     esac
 
@@ -96,8 +96,8 @@ _systrace()
                     COMPREPLY=($(compgen -P "$opt=" -W 'text tsv' -- "$val")) ;;
                 --method-clock) COMPREPLY=($(compgen -P "$opt=" -W 'default cpu wall' -- "$val")) ;;
                 --serial) COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_serials)" -- "$val")) ;;
-                --from-file | --trace-events | --summary | --viewer | --method-profile | --call-graph | \
-                --method-json | --output | --perfetto-config)
+                --from-file | --trace-events | --summary | --rows | --viewer | --method-profile | \
+                --call-graph | --method-json | --output | --perfetto-config)
                     COMPREPLY=($(compgen -P "$opt=" -f -- "$val")) ;;
                 --atrace-categories | --ftrace-categories)
                     COMPREPLY=($(compgen -P "$opt=" -W "$(_systrace_categories "$prog")" -- "$val")) ;;

@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "lib/astage.h"
+#include "lib/plat.h"   /* pthread_self: the sink's thread */
 
 struct sinkstate {
     struct dynbuf got;
@@ -86,12 +87,63 @@ static void free_without_finish(void **st)
     dynbuf_free(&s.got);
 }
 
+/* The same, with the stages of this thread inline (--rows' workers). */
+static int go_inline(void **st)
+{
+    (void)st;
+    astage_inline_here(1);
+    return 0;
+}
+
+static int go_threaded(void **st)
+{
+    (void)st;
+    astage_inline_here(0);
+    return 0;
+}
+
+static pthread_t sink_thread;
+
+static enum st_err thread_sink(void *ctx, const void *p, size_t n)
+{
+    sink_thread = pthread_self();
+    return sink(ctx, p, n);
+}
+
+/* Inline: the next stage runs on the writer's thread, in buffers of
+ * ASTAGE_INLINE_BUF, nothing handed on before one is full or drained. */
+static void inline_gathers(void **st)
+{
+    (void)st;
+    struct sinkstate s = {0};
+    dynbuf_init(&s.got, 1u << 30);
+    astage_inline_here(1);
+    struct astage *a = astage_new(thread_sink, &s);
+    astage_inline_here(0);
+    char *chunk = calloc(1, ASTAGE_INLINE_BUF);
+    assert_int_equal(astage_write(a, chunk, 100), ST_OK);
+    assert_int_equal(s.calls, 0);
+    assert_int_equal(astage_write(a, chunk, ASTAGE_INLINE_BUF), ST_OK);
+    assert_int_equal(s.calls, 1);
+    assert_int_equal(s.got.len, ASTAGE_INLINE_BUF);
+    assert_true(pthread_equal(sink_thread, pthread_self()));
+    assert_int_equal(astage_drain(a), ST_OK);
+    assert_int_equal(s.got.len, ASTAGE_INLINE_BUF + 100);
+    astage_free(a);
+    free(chunk);
+    dynbuf_free(&s.got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(in_order),
         cmocka_unit_test(error_comes_back),
         cmocka_unit_test(free_without_finish),
+        cmocka_unit_test_setup_teardown(in_order, go_inline, go_threaded),
+        cmocka_unit_test_setup_teardown(error_comes_back, go_inline, go_threaded),
+        cmocka_unit_test_setup_teardown(free_without_finish, go_inline, go_threaded),
+        cmocka_unit_test(inline_gathers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,7 +56,7 @@ static void slice(struct sim_trace *t, uint64_t b, uint64_t e, const char *name)
 static void launch_markers(struct sim_device *dev, int type, uint64_t t0, unsigned ms)
 {
     struct sim_trace *t = dev->trace;
-    if (!t->on)
+    if (!t->on && !t->pf_running)   /* atrace, or a perfetto session's print events */
         return;
     const uint64_t M = 1000000;
     uint64_t end = t0 + ms * M;

@@ -30,6 +30,7 @@
 #include "lib/signals.h"
 #include "pfopen.h"
 #include "presets.h"
+#include "runsum.h"
 
 #define TESTED_SERVER_VERSION 41
 #define MAX_WORKERS 32
@@ -321,12 +322,14 @@ static char *run_name(const char *path, int k)
 
 /* --runs=N: N launches one after the other, each its own capture into
  * NAME-k (and --summary FILE-k), the app prepared anew before each; stops
- * at the first run that fails. */
+ * at the first run that fails.  Then one summary of them all (runsum.h):
+ * a line, and --summary FILE. */
 static int run_launches(struct live *l)
 {
     const struct st_options *o = l->o;
     char *base = options_output_path(o);
-    int rc = base ? EXIT_OK : EXIT_ERROR;
+    struct runsum *all = runsum_new(o->launch);
+    int rc = base && all ? EXIT_OK : EXIT_ERROR;
     for (int k = 1; rc == EXIT_OK && k <= o->runs; k++) {
         struct st_options ok = *o;
         char *out = run_name(base, k);
@@ -341,6 +344,10 @@ static int run_launches(struct live *l)
                 printf("Run %d of %d:\n", k, o->runs);
             fflush(stdout);
             rc = run_one(l);
+            if (rc == EXIT_OK && runsum_add(all, out, l->d[0].res.sum)) {
+                fprintf(stderr, "systrace: out of memory\n");
+                rc = EXIT_ERROR;
+            }
             devrun_free(&l->d[0]);
             memset(&l->d[0], 0, sizeof(l->d[0]));
         }
@@ -349,6 +356,9 @@ static int run_launches(struct live *l)
         if (sig_interrupts() || sig_terminated())
             break;
     }
+    if (rc == EXIT_OK)
+        rc = runsum_commit(all, o->summary, !o->quiet);
+    runsum_free(all);
     free(base);
     return rc;
 }

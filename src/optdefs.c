@@ -198,7 +198,7 @@ const struct optdef st_optdefs[] = {
      "takes only a binary config."},
     {"launch", 0, "PKG[/ACTIVITY]", OPT_LAUNCH, SEC_GENERAL, 0,
      "measure an app's startup: prepare it (--launch-mode), start tracing with the startup "
-     "preset, launch it with am start -W, stop a second after its first frame (at most -t, "
+     "preset, launch it with am start -W, stop once it is fully drawn (at most -t, "
      "default 20 s) and report the startup",
      "PKG is a Java package name, ACTIVITY a class name (.Main or com.example.Main); without "
      "it the package's launcher activity is used (cmd package resolve-activity). Both are "
@@ -206,8 +206,9 @@ const struct optdef st_optdefs[] = {
      "activity that does not exist, a launch that never draws its first frame (am start -W "
      "says Status: timeout): one line, exit status 1, tracing stopped. The startup preset is "
      "added; works with atrace and --perfetto, on one device. The summary's Startups line "
-     "(and --summary's startups[]) reports the launch; a reportFullyDrawn within the second "
-     "after the first frame is in the trace."},
+     "(and --summary's startups[]) reports the launch. The capture stops 0.5 s after the app's "
+     "reportFullyDrawn (logcat's Fully drawn line), or 5 s after its first frame when none "
+     "comes. An app that was not running before is force-stopped again afterwards."},
     {"launch-mode", 0, "cold|warm|hot", OPT_LAUNCH_MODE, SEC_GENERAL, 0,
      "with --launch: the startup to measure (default cold)",
      "As Macrobenchmark does: cold stops the app first (am force-stop); warm launches it once "
@@ -217,8 +218,10 @@ const struct optdef st_optdefs[] = {
     {"runs", 0, "N", OPT_RUNS, SEC_GENERAL, 0,
      "with --launch: measure N launches (1-100), each into its own trace NAME-1.html ... "
      "NAME-N.html, the device prepared anew before each",
-     "Each run prints its own summary (its Startups line) after \"Run k of N:\"; with "
-     "--summary FILE each run's JSON goes to FILE-k (FILE-1.json ...). The runs stop at the "
+     "Each run prints its own summary (its Startups line) after \"Run k of N:\", then one "
+     "line for all: Startup of PKG (TYPE) over N runs: median X ms, min Y, max Z. With "
+     "--summary FILE each run's JSON goes to FILE-k (FILE-1.json ...) and FILE holds runs[] "
+     "and startups[] with each number's median and its min and max. The runs stop at the "
      "first that fails or at Ctrl-C."},
     {"quiet", 'q', NULL, 'q', SEC_GENERAL, 0, "print only errors", NULL},
     {"version", 0, NULL, OPT_VERSION, SEC_GENERAL, 0, "print the version and exit", NULL},

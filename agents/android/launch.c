@@ -8,9 +8,15 @@
  * (`input keyevent KEYCODE_HOME`).  start (after atrace/perfetto
  * started): `am start -W [--activity-clear-task] -n PKG/ACT` (warm: clear
  * task, so the activity is made anew in the living process), which
- * returns once the first frame is drawn; then the capture ends
- * LAUNCH_MARGIN_MS later (ended), so a prompt reportFullyDrawn is in the
- * trace.  -t bounds it all.  What am says is checked: "Status: ok", else
+ * returns once the first frame is drawn; then the capture waits for the
+ * app's reportFullyDrawn, which ActivityTaskManager logs ("Fully drawn
+ * PKG/ACT: +XsYYYms", Android 10+; logcat polled every LAUNCH_POLL_MS,
+ * a line counted only when it is new since the launch): the capture ends
+ * LAUNCH_MARGIN_MS after it, or LAUNCH_FULL_WAIT_MS after the first frame
+ * when none came (nothing says in advance whether an app reports it; no
+ * logcat: LAUNCH_MARGIN_MS after the first frame).  -t bounds it all.
+ * stop: an app that was not running before (pidof) is force-stopped
+ * again, so the device is left as it was.  What am says is checked: "Status: ok", else
  * its Error line or its Status is the one line of the failure, and the
  * controller's cleanup stops tracing.  The names were checked by the
  * option parser (a Java name) and every command goes as a quoted argv.
@@ -22,13 +28,19 @@
 #include "agents/android/devcmd.h"
 
 #define CMD_MAX 65536
-#define LAUNCH_MARGIN_MS 1000
+#define LAUNCH_MARGIN_MS 500
+#define LAUNCH_FULL_WAIT_MS 5000
+#define LAUNCH_POLL_MS 250
 
 struct launch {
     struct capture *c;
     char pkg[256];
     char cmp[520];          /* PKG/ACTIVITY */
     double until_us;        /* 0: not launched yet */
+    double next_poll_us;    /* 0: not waiting for fully drawn */
+    long drawn_before;      /* "Fully drawn" lines before the launch; -1: no logcat */
+    int was_running;        /* the app's process ran before the launch */
+    int launched;
 };
 
 /* c->err emptied for the one line that says why */
@@ -164,6 +176,41 @@ static enum st_err am_start(struct launch *l, int clear_task, long *total_ms)
     return ST_OK;
 }
 
+/* "Fully drawn PKG/" lines in logcat's ActivityTaskManager log; the
+ * last one's time ("3s100ms") into when.  -1: no logcat. */
+static long fully_drawn(struct launch *l, char *when, size_t n)
+{
+    const char *argv[] = {"logcat", "-d", "-s", "ActivityTaskManager:I", NULL};
+    struct adb_result r;
+    if (run(l, argv, &r))
+        return -1;
+    char want[300];
+    snprintf(want, sizeof(want), "Fully drawn %s/", l->pkg);
+    long count = 0;
+    for (const char *p = r.out; p && (p = strstr(p, want)); p += strlen(want)) {
+        const char *plus = strstr(p, ": +");
+        count++;
+        if (plus && when)
+            snprintf(when, n, "%.*s", (int)strcspn(plus + 3, " \r\n"), plus + 3);
+    }
+    adb_result_free(&r);
+    dynbuf_reset(&l->c->err);
+    return count;
+}
+
+/* 1 when the app's process runs (pidof finds it). */
+static int app_running(struct launch *l)
+{
+    const char *argv[] = {"pidof", l->pkg, NULL};
+    struct adb_result r;
+    if (run(l, argv, &r))
+        return 1;   /* unknown: leave it be */
+    int yes = r.out_len > 0 && strspn(r.out, "0123456789") > 0;
+    adb_result_free(&r);
+    dynbuf_reset(&l->c->err);
+    return yes;
+}
+
 static enum st_err prepare(struct launch *l)
 {
     if (l->c->opt->launch_mode == LAUNCH_COLD) {
@@ -206,6 +253,8 @@ static enum st_err create(struct capture *c, void **state)
     if (!e && !slash)
         e = resolve_activity(l);
     if (!e)
+        l->was_running = app_running(l);
+    if (!e)
         e = prepare(l);
     return e;
 }
@@ -215,19 +264,39 @@ static enum st_err start(void *state)
     static const char *const modes[] = {"cold", "warm", "hot"};
     struct launch *l = state;
     long ms = -1;
+    l->drawn_before = fully_drawn(l, NULL, 0);
+    l->launched = 1;
     enum st_err e = am_start(l, l->c->opt->launch_mode == LAUNCH_WARM, &ms);
     if (e)
         return e;
-    l->until_us = capture_now_us() + LAUNCH_MARGIN_MS * 1e3;
+    double now = capture_now_us();
+    l->until_us = now + (l->drawn_before < 0 ? LAUNCH_MARGIN_MS : LAUNCH_FULL_WAIT_MS) * 1e3;
+    l->next_poll_us = l->drawn_before < 0 ? 0 : now;
     l->c->ui.note(l->c->ui.ctx, "Launched %s (%s): first frame after %ld ms (am start -W)",
                   l->cmp, modes[l->c->opt->launch_mode % 3], ms);
     return ST_OK;
 }
 
-static enum st_err nothing(void *state)
+/* An app that did not run before the launch is stopped again. */
+static enum st_err stop(void *state)
 {
-    (void)state;
-    return ST_OK;
+    struct launch *l = state;
+    if (!l->launched || l->was_running)
+        return ST_OK;
+    const char *argv[] = {"am", "force-stop", l->pkg, NULL};
+    struct adb_result r;
+    enum st_err e = run(l, argv, &r);
+    if (!e)
+        adb_result_free(&r);
+    l->launched = 0;
+    return e;
+}
+
+static void cleanup(void *state)
+{
+    struct launch *l = state;
+    if (stop(state))
+        dynbuf_reset(&l->c->err);
 }
 
 static enum st_err collect(void *state, struct tracewriter *w)
@@ -237,9 +306,28 @@ static enum st_err collect(void *state, struct tracewriter *w)
     return ST_OK;
 }
 
+/* While waiting for fully drawn: a new "Fully drawn" line ends the
+ * capture LAUNCH_MARGIN_MS later. */
+static void poll_fully_drawn(struct launch *l, double now)
+{
+    char when[32] = "";
+    l->next_poll_us = now + LAUNCH_POLL_MS * 1e3;
+    long n = fully_drawn(l, when, sizeof(when));
+    if (n <= l->drawn_before)
+        return;
+    l->next_poll_us = 0;
+    double until = capture_now_us() + LAUNCH_MARGIN_MS * 1e3;
+    if (until < l->until_us)
+        l->until_us = until;
+    l->c->ui.note(l->c->ui.ctx, "%s fully drawn after %s (reportFullyDrawn)", l->cmp, when);
+}
+
 static int ended(void *state)
 {
-    const struct launch *l = state;
+    struct launch *l = state;
+    double now = capture_now_us();
+    if (l->next_poll_us > 0 && now >= l->next_poll_us && now < l->until_us)
+        poll_fully_drawn(l, now);
     return l->until_us > 0 && capture_now_us() >= l->until_us ? AGENT_DONE : 0;
 }
 
@@ -252,8 +340,9 @@ const struct agent_ops launch_agent = {
     .name = "launch",
     .create = create,
     .start = start,
-    .stop = nothing,
+    .stop = stop,
     .collect = collect,
+    .cleanup = cleanup,
     .destroy = destroy,
     .ended = ended,
 };

@@ -135,6 +135,8 @@ struct summary_startup {
 int summary_startup(const struct summary *s, size_t i, struct summary_startup *out);
 /* The JSON key of slice_ns[k], NULL past the last. */
 const char *summary_startup_slice(size_t k);
+/* One startup as the JSON object startups[] holds (--runs' runs[] too). */
+void summary_startup_json(struct dynbuf *o, const struct summary_startup *u);
 
 /* The frame timeline per process (Android 12+ Perfetto traces; see
  * summary_ftl.c): Perfetto's android_frame_timeline_metric, most frames

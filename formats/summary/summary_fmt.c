@@ -256,7 +256,7 @@ static void json_slices(const struct summary *s, struct dynbuf *o)
     dynbuf_addstr(o, n ? "\n  ],\n" : "],\n");
 }
 
-static void json_startup(struct dynbuf *o, const struct summary_startup *u)
+void summary_startup_json(struct dynbuf *o, const struct summary_startup *u)
 {
     dynbuf_addstr(o, "{\"package\": ");
     dynbuf_add_jstr(o, u->package);
@@ -294,7 +294,7 @@ static void json_startups(const struct summary *s, struct dynbuf *o)
     dynbuf_addstr(o, "  \"startups\": [");
     for (size_t i = 0; i < n && summary_startup(s, i, &u); i++) {
         dynbuf_addstr(o, i ? ",\n    " : "\n    ");
-        json_startup(o, &u);
+        summary_startup_json(o, &u);
     }
     dynbuf_addstr(o, n ? "\n  ],\n" : "],\n");
 }

@@ -77,6 +77,7 @@ struct sim_opts {
     int launch_never_draws;     /* am start -W: Status: timeout, no first frame */
     int fully_drawn_ms;         /* reportFullyDrawn this long after the first
                                  * frame; -1: the app never reports it */
+    int app_stopped;            /* the launchable app is not running at boot */
 };
 
 /* Anything output can go to: a stream, a file, a special file, nothing.
@@ -153,6 +154,12 @@ struct sim_device {
      * runs; its activity: 0 none, 1 in the background, 2 in front */
     int app_alive, app_activity;
     unsigned launches;
+    /* when the app reported fully drawn (logcat's "Fully drawn"), the
+     * last SIM_FULLY_DRAWN_MAX; ms after the intent */
+#define SIM_FULLY_DRAWN_MAX 16
+    uint64_t fully_drawn_ns[SIM_FULLY_DRAWN_MAX];
+    unsigned fully_drawn_ms[SIM_FULLY_DRAWN_MAX];
+    unsigned nfully_drawn;
 };
 
 /* The link is gone (--reconnect-after): every connection is dropped and

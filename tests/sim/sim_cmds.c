@@ -218,7 +218,8 @@ static int cmd_pidof(struct sh_cmd *c)
             const char *slash = strrchr(p->name, '/');
             const char *base = slash ? slash + 1 : p->name;
             if (*p->name && (!strcmp(p->name, c->argv[i]) ||
-                             !strcmp(base, c->argv[i]))) {
+                             !strcmp(base, c->argv[i])) &&
+                !sim_launch_gone(c->sh->dev, p->name)) {
                 sink_printf(c->out, "%s%d", found ? " " : "", p->pid);
                 found = 1;
             }
@@ -349,6 +350,7 @@ static const struct builtin {
     {"id", cmd_id, 0},
     {"input", sim_cmd_input, 0},
     {"kill", sim_cmd_kill, 0},
+    {"logcat", sim_cmd_logcat, 0},
     {"ls", sim_cmd_ls, 0},
     {"mkdir", sim_cmd_mkdir, 0},
     {"mount", cmd_mount, 0},

@@ -32,6 +32,9 @@ int sim_launch_am(struct sh_cmd *c);
 int sim_cmd_pm(struct sh_cmd *c);
 int sim_cmd_cmd(struct sh_cmd *c);
 int sim_cmd_input(struct sh_cmd *c);
+int sim_cmd_logcat(struct sh_cmd *c);
+/* 1 when name is the launchable app's process and it is not running. */
+int sim_launch_gone(struct sim_device *dev, const char *name);
 
 /* sim_tail.c */
 int sim_cmd_tail(struct sh_cmd *c);

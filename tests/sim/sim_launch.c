@@ -7,7 +7,11 @@
  *    (status 255); with -W it returns once the first frame is drawn;
  *  - `am force-stop PKG`, `input keyevent KEYCODE_HOME|3|KEYCODE_BACK|4`;
  *  - `pm list packages [FILTER]`, `cmd package resolve-activity --brief
- *    [-a A] [-c C] PKG`.
+ *    [-a A] [-c C] PKG`;
+ *  - `logcat -d`: ActivityTaskManager's "Fully drawn PKG/ACT: +XsYYYms"
+ *    once the app reported it (--fully-drawn), as Android 10+ logs it;
+ *  - `pidof PKG` finds the app only while it runs (--app-stopped: not
+ *    at boot; am force-stop ends it).
  * One app can be launched: com.android.launcher3/.Launcher (its process
  * is in the ps table, so a capture's process dump names it).  While
  * tracing, a launch writes what the platform writes: system_server's
@@ -56,7 +60,7 @@ static void slice(struct sim_trace *t, uint64_t b, uint64_t e, const char *name)
 static void launch_markers(struct sim_device *dev, int type, uint64_t t0, unsigned ms)
 {
     struct sim_trace *t = dev->trace;
-    if (!t->on)
+    if (!t->on && !t->pf_running)   /* atrace, or a perfetto session's print events */
         return;
     const uint64_t M = 1000000;
     uint64_t end = t0 + ms * M;
@@ -81,6 +85,16 @@ static void launch_markers(struct sim_device *dev, int type, uint64_t t0, unsign
         }
     }
     sim_sort_markers(t);
+}
+
+/* What ActivityTaskManager logs once the app reports fully drawn. */
+static void note_fully_drawn(struct sim_device *dev, uint64_t t0, unsigned ms)
+{
+    if (dev->opt.fully_drawn_ms < 0)
+        return;
+    unsigned k = dev->nfully_drawn++ % SIM_FULLY_DRAWN_MAX;
+    dev->fully_drawn_ms[k] = ms + (unsigned)dev->opt.fully_drawn_ms;
+    dev->fully_drawn_ns[k] = t0 + dev->fully_drawn_ms[k] * 1000000ull;
 }
 
 /* The launch's type by the app's state; the state after it. */
@@ -128,6 +142,8 @@ static int am_start(struct sh_cmd *c)
     pthread_mutex_lock(&dev->lock);
     dev->launches++;
     launch_markers(dev, dev->opt.launch_never_draws ? 0 : type, t0, ms);
+    if (type && !dev->opt.launch_never_draws)
+        note_fully_drawn(dev, t0, ms);
     sim_trace_write_state(dev);
     pthread_mutex_unlock(&dev->lock);
     if (!wait)
@@ -211,4 +227,33 @@ int sim_cmd_cmd(struct sh_cmd *c)
     sink_printf(c->out, "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 "
                 "isDefault=true\n%s/%s\n", APP_PKG, APP_ACT);
     return 0;
+}
+
+/* logcat -d [-s TAG...]: ActivityTaskManager's "Fully drawn" lines whose
+ * time has come (the only lines this device logs). */
+int sim_cmd_logcat(struct sh_cmd *c)
+{
+    struct sim_device *dev = c->sh->dev;
+    uint64_t now = sim_now_ns();
+    pthread_mutex_lock(&dev->lock);
+    unsigned n = dev->nfully_drawn, first = n > SIM_FULLY_DRAWN_MAX ? n - SIM_FULLY_DRAWN_MAX : 0;
+    for (unsigned i = first; i < n; i++) {
+        unsigned k = i % SIM_FULLY_DRAWN_MAX, ms = dev->fully_drawn_ms[k];
+        if (dev->fully_drawn_ns[k] <= now)
+            sink_printf(c->out, "01-01 00:00:%02u.%03u  %d  %d I ActivityTaskManager: Fully "
+                        "drawn %s/%s: +%us%03ums\n", i % 60, ms % 1000, SYS_PID, SYS_PID + 20,
+                        APP_PKG, APP_ACT, ms / 1000, ms % 1000);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return 0;
+}
+
+int sim_launch_gone(struct sim_device *dev, const char *name)
+{
+    if (strcmp(name, APP_PKG))
+        return 0;
+    pthread_mutex_lock(&dev->lock);
+    int gone = !dev->app_alive;
+    pthread_mutex_unlock(&dev->lock);
+    return gone;
 }

@@ -69,6 +69,7 @@ static const char usage[] =
     "  --tail-noise err|out  tail -f prints a warning first, on stderr or stdout\n"
     "  --no-perfetto         no perfetto command (as before SDK 28)\n"
     "  --launch-never-draws  am start -W: the app never draws (Status: timeout)\n"
+    "  --app-stopped         the launchable app is not running at boot (pidof finds none)\n"
     "  --fully-drawn MS      the launched app calls reportFullyDrawn MS ms after its\n"
     "                        first frame (default: never)\n"
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
@@ -224,6 +225,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
                 o->no_perfetto = 1;
             else if (!strcmp(a, "--launch-never-draws"))
                 o->launch_never_draws = 1;
+            else if (!strcmp(a, "--app-stopped"))
+                o->app_stopped = 1;
             else if (!strcmp(a, "--traced-off"))
                 o->traced_off = 1;
             else if (!strcmp(a, "--perfetto-unreadable"))
@@ -457,8 +460,8 @@ static int device_init(struct sim_device *dev, const struct sim_opts *o)
 {
     memset(dev, 0, sizeof(*dev));
     dev->opt = *o;
-    dev->app_alive = 1;         /* the launcher is the home screen */
-    dev->app_activity = 2;
+    dev->app_alive = !dev->opt.app_stopped;    /* the launcher is the home screen */
+    dev->app_activity = dev->opt.app_stopped ? 0 : 2;
     dev->next_pid = 5000;
     pthread_mutex_init(&dev->lock, NULL);
     pthread_mutex_init(&dev->log_lock, NULL);

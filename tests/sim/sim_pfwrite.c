@@ -21,6 +21,9 @@
  * most 10 bytes are valid), long enough to reach a host in several pieces;
  * the packets after it are valid again.
  *
+ * The device's trace markers made while the session records (am start's
+ * launch slices, sim_launch.c) are print events like the atrace slices.
+ *
  * Timestamps keep the text's microsecond resolution.  Binder and
  * workqueue lines of the model are not encoded (the config decides which
  * events a phone records; these are rarely asked for).  Perfetto's trace
@@ -65,6 +68,10 @@ struct pf_writer {
     const char *tags[PF_MAX_ITEMS + 1];     /* the generator's, kept here */
     char *buf;                              /* its text */
     size_t carry;                           /* an unfinished line */
+    struct sim_device *dev;
+    uint64_t begin_ns, end_ns;
+    struct sim_marker *marks;               /* the device's markers in the window */
+    size_t nmarks;
 };
 
 /* The packet in w->pkt, as a Trace.packet, to the output. */
@@ -384,6 +391,9 @@ struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *
         for (int i = 0; i < NARR; i++)
             dynbuf_init(&w->cpu[c].arr[i], BUF_MAX);
     }
+    w->dev = dev;
+    w->begin_ns = begin_ns;
+    w->end_ns = end_ns;
     w->buf = malloc(CHUNK);
     w->gen = generator(w, dev, cfg, begin_ns, end_ns, live);
     if (!w->buf || !w->gen) {
@@ -393,8 +403,37 @@ struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *
     return w;
 }
 
+static void free_marks(struct pf_writer *w)
+{
+    for (size_t i = 0; i < w->nmarks; i++)
+        free(w->marks[i].text);
+    free(w->marks);
+    w->marks = NULL;
+    w->nmarks = 0;
+}
+
+/* A copy of the device's markers since the session began (made while it
+ * records: the generator merges them in at their time). */
+static void take_marks(struct pf_writer *w)
+{
+    struct sim_trace *t = w->dev->trace;
+    pthread_mutex_lock(&w->dev->lock);
+    free_marks(w);
+    w->marks = calloc(t->nmarkers + 1, sizeof(*w->marks));
+    for (size_t i = 0; w->marks && i < t->nmarkers; i++) {
+        if (t->markers[i].ts_ns < w->begin_ns || t->markers[i].ts_ns > w->end_ns)
+            continue;   /* before the session, or made for a time after it ended */
+        w->marks[w->nmarks] = t->markers[i];
+        if ((w->marks[w->nmarks].text = strdup(t->markers[i].text)))
+            w->nmarks++;
+    }
+    pthread_mutex_unlock(&w->dev->lock);
+    tracegen_set_markers(w->gen, w->marks, w->nmarks);
+}
+
 int pf_writer_upto(struct pf_writer *w, uint64_t upto_ns)
 {
+    take_marks(w);
     if (!w->header_done)
         header_packets(w, w->cfg);
     w->header_done = 1;
@@ -433,6 +472,7 @@ void pf_writer_free(struct pf_writer *w)
     dynbuf_free(&w->sub);
     dynbuf_free(&w->tmp);
     free(w->buf);
+    free_marks(w);
     free(w);
 }
 

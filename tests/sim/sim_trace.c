@@ -367,10 +367,13 @@ static struct sim_reader *open_trace_text(struct sim_device *dev)
     pthread_mutex_lock(&dev->lock);
     struct sim_trace *t = dev->trace;
     g->markers = calloc(t->nmarkers ? t->nmarkers : 1, sizeof(*g->markers));
+    uint64_t end_ns = t->on ? sim_now_ns() : t->t_end;
     for (size_t i = 0; g->markers && i < t->nmarkers; i++) {
-        g->markers[i] = t->markers[i];
-        g->markers[i].text = strdup(t->markers[i].text);
-        if (g->markers[i].text)
+        if (t->markers[i].ts_ns > end_ns)
+            continue;   /* made ahead (a launch's later slices) for a time not traced */
+        g->markers[g->nmarkers] = t->markers[i];
+        g->markers[g->nmarkers].text = strdup(t->markers[i].text);
+        if (g->markers[g->nmarkers].text)
             g->nmarkers++;
     }
     size_t ntags = 0;

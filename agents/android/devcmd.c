@@ -54,6 +54,12 @@ static void take_rc(struct adb_result *r)
 static enum st_err finish(struct capture *c, enum st_err e, const char *what,
                           struct adb_result *r)
 {
+    if (e == ST_ETIMEOUT) {     /* said as every later step will say it */
+        dynbuf_reset(&c->err);
+        dynbuf_printf(&c->err, "the device stopped answering (nothing came back within "
+                               "--timeout=%d s) to: %s", dev_wait_s(c), what);
+        return e;
+    }
     if (e) {
         dynbuf_reset(&c->err);
         dynbuf_printf(&c->err, "%s: %s", what, adb_device_error(c->dev));

@@ -18,6 +18,9 @@ for mode in "" --stream; do
     pid=$!
     track_pid $pid
     wait_for 20 grep -q "Starting tracing" out.txt || fail "$mode: did not start"
+    # B itself tracing (its probe can still be under way when A started)
+    wait_for 20 sh -c "[ \"\$(sed -n 's/^tracing_on=//p' '$SIM_STATE')\" = 1 ]" ||
+        fail "$mode: the second device did not start tracing"
     kill -STOP $BP
     wait $pid; rc=$?
     took=$(( $(date +%s) - t0 ))

@@ -16,7 +16,8 @@
  * threads, a counter track per process), logcat lines, the frame timeline
  * (SurfaceFlinger's display frames and two apps' surface frames), perf
  * samples with interned callstacks, and every 100 ms process stats (RSS,
- * swap, oom_score_adj of every process) and sys stats (meminfo, vmstat).
+ * swap, oom_score_adj of every process) and sys stats (meminfo, vmstat);
+ * a thread's atrace slices end when it runs again, not lost at a switch.
  * It prints each kind's share of the bytes to stderr.
  */
 #include <errno.h>
@@ -36,7 +37,12 @@
 #define NTE 16             /* threads writing track events (-m) */
 #define NFUNC 40           /* interned functions of the perf samples (-m) */
 
-struct thr { uint32_t tid, tgid; char name[16]; };
+struct thr { uint32_t tid, tgid; char name[16]; int depth; };
+
+/* -m: a thread's atrace slices stay open while it sleeps and are ended
+ * when it runs again (as apps' are); without it each CPU forgets them at
+ * a switch, the input bench-perfetto has always measured. */
+static int mixed;
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -200,16 +206,17 @@ static void cpu_round(struct cpu *c, uint32_t cpu, uint64_t end, struct dynbuf *
         c->cur = next;
         c->depth = 0;
         if (next) {     /* atrace slices while it runs */
-            const struct thr *th = &threads[next - 1];
+            struct thr *th = &threads[next - 1];
+            int *depth = mixed ? &th->depth : &c->depth;
             uint64_t t = c->ts + 500;
             while (t + 3000 < c->ts + run) {
                 char buf[96];
-                if (c->depth < 3 && rnd(3)) {
+                if (*depth < 3 && rnd(3)) {
                     snprintf(buf, sizeof buf, "B|%u|%s", th->tgid, slices[rnd(10)]);
-                    c->depth++;
-                } else if (c->depth) {
+                    (*depth)++;
+                } else if (*depth) {
                     snprintf(buf, sizeof buf, "E|%u", th->tgid);
-                    c->depth--;
+                    (*depth)--;
                 } else {
                     snprintf(buf, sizeof buf, "C|%u|frames|%u", th->tgid, (unsigned)rnd(100));
                 }
@@ -629,8 +636,9 @@ int main(int argc, char **argv)
     struct cpu cpus[NCPU];
     uint64_t want, written = 0, now = 1000000000000ull;
     FILE *fp;
-    int mixed = argc > 1 && strcmp(argv[1], "-m") == 0;
     struct mix mx;
+
+    mixed = argc > 1 && strcmp(argv[1], "-m") == 0;
 
     argc -= mixed;
     argv += mixed;

@@ -37,7 +37,7 @@
 #define NTE 16             /* threads writing track events (-m) */
 #define NFUNC 40           /* interned functions of the perf samples (-m) */
 
-struct thr { uint32_t tid, tgid; char name[16]; int depth; };
+struct thr { uint32_t tid, tgid; char name[16]; int depth, sdk; };
 
 /* -m: a thread's atrace slices stay open while it sleeps and are ended
  * when it runs again (as apps' are); without it each CPU forgets them at
@@ -209,7 +209,9 @@ static void cpu_round(struct cpu *c, uint32_t cpu, uint64_t end, struct dynbuf *
             struct thr *th = &threads[next - 1];
             int *depth = mixed ? &th->depth : &c->depth;
             uint64_t t = c->ts + 500;
-            while (t + 3000 < c->ts + run) {
+            /* a thread tracing with the SDK (-m) writes no atrace: the
+             * two kinds of slice on one thread would not nest here */
+            while (!th->sdk && t + 3000 < c->ts + run) {
                 char buf[96];
                 if (*depth < 3 && rnd(3)) {
                     snprintf(buf, sizeof buf, "B|%u|%s", th->tgid, slices[rnd(10)]);
@@ -669,6 +671,8 @@ int main(int argc, char **argv)
     msg_field(&out, 1, &pkt);
     process_tree(&out, &pkt, &mid, &sub);
 
+    for (size_t i = 0; mixed && i < NTE; i++)
+        threads[(i * 37) % nthreads].sdk = 1;  /* te_thread(i) */
     memset(&mx, 0, sizeof mx);
     mx.pkt = &pkt;
     mx.mid = &mid;

@@ -62,6 +62,7 @@
 #define PFTEV_EV_BYTES ((size_t)1 << 20)    /* one JSON object, at most */
 #define PFTEV_STACK_NODES_MAX (1u << 20)    /* stackFrames entries */
 #define PFTEV_STACK_BYTES ((size_t)32 << 20) /* ... and their names */
+#define PFTEV_FLOWS_MAX (1u << 16)    /* flow ids begun, not yet terminated */
 
 struct pftev_stats {
     uint64_t events;            /* JSON objects written */

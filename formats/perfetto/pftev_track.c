@@ -243,7 +243,11 @@ static void annotations(struct pftev *v, struct pftev_seq *s, const struct tev *
 /* ---- flows -------------------------------------------------------------- */
 
 /* v2 flows: bind_id with flow_out on the first event of an id, flow_in
- * and flow_out on the ones after, flow_in alone where it terminates. */
+ * and flow_out on the ones after, flow_in alone where it terminates.
+ * Only ids begun and not terminated are kept, at most PFTEV_FLOWS_MAX:
+ * a trace of many flows must not grow memory with its length.  A flow
+ * begun past the bound is counted as dropped; its later steps lack the
+ * flow_in that ties them to it. */
 static void flows(struct pftev *v, const struct tev *e)
 {
     uint64_t id = e->has_term ? e->term : e->flow;
@@ -255,12 +259,22 @@ static void flows(struct pftev *v, const struct tev *e)
             in || e->has_term ? ",\"flow_in\":true" : "",
             e->has_term ? "" : ",\"flow_out\":true");
     v->st.flows++;
-    if (!state && (state = malloc(1)) && pmap_put(&v->flows, id, state)) {
+    if (e->has_term) {
+        pmap_del(&v->flows, id);
+        return;
+    }
+    if (state)
+        return;
+    if (v->flows.count >= PFTEV_FLOWS_MAX) {
+        v->st.dropped++;
+        return;
+    }
+    if ((state = malloc(1)) && pmap_put(&v->flows, id, state)) {
         free(state);
         state = NULL;
     }
     if (state)
-        *state = !e->has_term;
+        *state = 1;
 }
 
 /* ---- writing ------------------------------------------------------------ */

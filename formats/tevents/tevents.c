@@ -34,6 +34,7 @@ static void drop_stack(void *ctx, void *v)
         t->name_bytes -= th->stack[i].name_len + 1;
         free(th->stack[i].name);
     }
+    t->open -= th->depth;
     th->depth = th->excess = 0;
 }
 

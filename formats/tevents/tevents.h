@@ -26,8 +26,10 @@
  * its own output (text_sink keep) to where the part began and forgets the
  * open slices and CPU states.
  *
- * Memory: per-thread open-slice stacks (TEV_DEPTH_MAX deep), name tables
- * and open async ids, each bounded (TEV_*_MAX); what exceeds a bound is
+ * Memory: per-thread open-slice stacks (TEV_DEPTH_MAX deep, TEV_OPEN_MAX
+ * open in all: a trace whose threads leave slices open, as an app killed
+ * mid-slice does, would otherwise grow with its length), name tables and
+ * open async ids, each bounded (TEV_*_MAX); what exceeds a bound is
  * counted in stats.dropped, never an error.
  */
 #ifndef SYSTRACE_TEVENTS_H
@@ -41,6 +43,7 @@
 
 #define TEV_CPU_PID 1000000000      /* above any Linux pid (max 2^22) */
 #define TEV_DEPTH_MAX 512
+#define TEV_OPEN_MAX (1u << 16)     /* open slices of all threads: ~4 MB */
 #define TEV_THREADS_MAX (1u << 20)
 #define TEV_ASYNC_MAX (1u << 20)
 #define TEV_NAMES_BYTES (64u << 20)

@@ -108,7 +108,9 @@ static void note_line(struct tevents *t, const struct tev_line *l)
 static enum st_err slice_begin(struct tevents *t, struct tev_thread *th, int64_t pid,
                                const struct tev_mark *m, uint64_t ts)
 {
-    if (th->depth >= TEV_DEPTH_MAX) {
+    /* once over a bound, the thread's next begins are over it too, so
+     * its ends close them (excess) before the slices it holds */
+    if (th->excess || th->depth >= TEV_DEPTH_MAX || t->open >= TEV_OPEN_MAX) {
         th->excess++;
         t->st.dropped++;
         return ST_OK;
@@ -129,6 +131,7 @@ static enum st_err slice_begin(struct tevents *t, struct tev_thread *th, int64_t
         return t->err;
     }
     th->stack[th->depth++] = (struct tev_open){copy, nl, ts, pid};
+    t->open++;
     return ST_OK;
 }
 
@@ -143,6 +146,7 @@ static enum st_err slice_end(struct tevents *t, struct tev_thread *th, uint64_t 
         return ST_OK;
     }
     struct tev_open *o = &th->stack[--th->depth];
+    t->open--;
     tev_start(t, o->name, o->name_len, 'X');
     tev_add(t, ",\"cat\":\"atrace\"");
     tev_ts(t, "ts", o->ts);

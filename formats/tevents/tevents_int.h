@@ -123,6 +123,7 @@ struct tevents {
     size_t ncpus;
     int cpu_used;           /* the CPU pseudo process has events */
     size_t name_bytes;
+    size_t open;            /* open slices of all threads (TEV_OPEN_MAX) */
     uint64_t next_id, last_ts;
     struct psdump ps;       /* the PROCESS DUMP part's form */
     struct dynbuf ev;       /* the event being composed */

@@ -485,6 +485,49 @@ static void restart_part(void **st)
     free(want);
 }
 
+/* Threads that leave slices open (130 threads, 510 begins each) keep at
+ * most TEV_OPEN_MAX open in all: memory stays flat however long such a
+ * trace is.  The begins over the bound are dropped, counted (the user's
+ * warning), and their ends too, so the thread that crossed the bound
+ * still closes the slices it holds; closing frees room for later begins. */
+static void open_bound(void **st)
+{
+    (void)st;
+    enum { NTHR = 130, DEPTH = 510, CROSS = TEV_OPEN_MAX / DEPTH };
+    struct dynbuf text;
+    char line[160];
+    unsigned us = 0;
+    dynbuf_init(&text, 16u << 20);
+    assert_int_equal(dynbuf_addstr(&text, HDR), ST_OK);
+    for (unsigned th = 0; th < NTHR; th++) {
+        for (unsigned d = 0; d < DEPTH; d++, us++) {
+            snprintf(line, sizeof line, "   t-%u  ( 100) [000] ...1 %u.%06u: "
+                     "tracing_mark_write: B|100|s%u\n", 1000 + th, 1 + us / 1000000,
+                     us % 1000000, d);
+            assert_int_equal(dynbuf_addstr(&text, line), ST_OK);
+        }
+    }
+    for (unsigned d = 0; d < DEPTH; d++, us++) {
+        snprintf(line, sizeof line, "   t-%u  ( 100) [000] ...1 %u.%06u: "
+                 "tracing_mark_write: E|100\n", 1000 + CROSS, 1 + us / 1000000,
+                 us % 1000000);
+        assert_int_equal(dynbuf_addstr(&text, line), ST_OK);
+    }
+    snprintf(line, sizeof line, "   t-9  ( 100) [000] ...1 %u.%06u: "
+             "tracing_mark_write: B|100|late\n", 1 + us / 1000000, us % 1000000);
+    assert_int_equal(dynbuf_addstr(&text, line), ST_OK);
+    const char *parts[] = {"systemTraceEvents", dynbuf_str(&text), NULL};
+    struct tevents_stats s;
+    char *got = convert(parts, 1 << 20, &s);
+    unsigned kept = TEV_OPEN_MAX - CROSS * DEPTH;   /* the crossing thread's */
+    assert_int_equal(s.slices, kept);
+    assert_int_equal(s.dropped, NTHR * DEPTH - TEV_OPEN_MAX);
+    assert_int_equal(s.unclosed, TEV_OPEN_MAX - kept + 1);
+    assert_non_null(strstr(got, "{\"name\":\"late\",\"ph\":\"B\""));
+    free(got);
+    dynbuf_free(&text);
+}
+
 /* No ftrace part (a JSON input): still a valid, empty trace. */
 static void empty(void **st)
 {
@@ -509,6 +552,7 @@ int main(void)
         cmocka_unit_test(async_and_cpu),
         cmocka_unit_test(circular_rewind),
         cmocka_unit_test(restart_part),
+        cmocka_unit_test(open_bound),
         cmocka_unit_test(empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

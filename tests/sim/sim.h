@@ -77,6 +77,9 @@ struct sim_opts {
     int launch_never_draws;     /* am start -W: Status: timeout, no first frame */
     int fully_drawn_ms;         /* reportFullyDrawn this long after the first
                                  * frame; -1: the app never reports it */
+    unsigned slow_launch_pct;   /* every launch this much longer */
+    unsigned launch_spread_pct; /* launches vary: log-normal, sigma in % */
+    uint32_t launch_seed;       /* of that variation; 0: --seed's */
 };
 
 /* Anything output can go to: a stream, a file, a special file, nothing.

@@ -125,3 +125,17 @@ run_st 0 compare --help
 assert_contains out.txt "Usage: systrace compare [options] A... -- B..."
 # conversions leave nothing behind
 [ -z "$(ls -A "$TMPDIR")" ] || { ls -la "$TMPDIR"; fail "left in TMPDIR"; }
+
+# a change that prints as 0.0% is not called significant, however small
+# its p (a capture's CPU time differs in its last digit run to run)
+mkdir tiny_a tiny_b
+for i in 0 1 2 3 4 5 6 7 8 9; do
+    printf '{"device": {}, "processes": [{"name": "system_server", "cpu_ms": 1055.47%d}]}\n' \
+        $((i % 2)) >tiny_a/r$i.json
+    printf '{"device": {}, "processes": [{"name": "system_server", "cpu_ms": 1055.47%d}]}\n' \
+        $((i % 2 + 1)) >tiny_b/r$i.json
+done
+run_st 0 compare --fail-on='cpu.*>+0%' tiny_a -- tiny_b
+grep -q '^cpu.system_server .* +0\.0% .* [0-9.e-]*$' out.txt || { cat out.txt; fail "tiny row"; }
+assert_contains out.txt "What got slower: nothing significant"
+assert_contains out.txt "passed --fail-on=cpu.*>+0%"

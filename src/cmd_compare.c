@@ -6,7 +6,8 @@
  * removed), or a directory of them (its summaries, or when it holds none,
  * its traces).  Prints the comparison (compare.h) and exits 1 when a
  * --fail-on gate trips.  An input that cannot be read ends the run with
- * one line naming it: a comparison missing a run would mislead.
+ * one line naming it and exit 4, so that CI tells a broken job from a
+ * slowdown: a comparison missing a run would mislead.
  */
 #include <errno.h>
 #include <limits.h>
@@ -286,8 +287,8 @@ void compare_usage(FILE *f)
           "                                several allowed\n"
           "  -q, --quiet                   only the report, no notes on stderr\n"
           "  -h, --help                    this help\n\n"
-          "Exit: 0, 1 when a --fail-on gate tripped or an input could not be read,\n"
-          "2 for a bad command line.\n", f);
+          "Exit: 0; 1 when a --fail-on gate tripped; 2 for a bad command line; 4 when\n"
+          "an input could not be read or the report not written (no verdict).\n", f);
 }
 
 static int usage_error(const char *msg)
@@ -379,13 +380,13 @@ static int run(const struct cmp_opts *o, struct cmp_set *set, struct cmp_gate *g
     if (e) {
         fprintf(stderr, "systrace: compare: %s\n", st_strerror(e));
         dynbuf_free(&out);
-        return EXIT_ERROR;
+        return EXIT_NO_VERDICT;
     }
     fwrite(out.data, 1, out.len, stdout);
     dynbuf_free(&out);
     if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "systrace: compare: cannot write the report: %s\n", strerror(errno));
-        return EXIT_ERROR;
+        return EXIT_NO_VERDICT;
     }
     if (!set->n && !o->quiet)
         fprintf(stderr, "systrace: compare: warning: the two sides have no metric in "
@@ -399,7 +400,7 @@ int cmd_compare(int argc, char **argv)
     memset(&o, 0, sizeof(o));
     int *sides = calloc((size_t)argc * 2, sizeof(*sides)), nside[2], help = 0;
     if (!sides)
-        return EXIT_ERROR;
+        return EXIT_NO_VERDICT;
     int rc = parse(argc, argv, &o, sides, nside, &help);
     if (help) {
         compare_usage(stdout);
@@ -418,7 +419,7 @@ int cmd_compare(int argc, char **argv)
     for (int s = 0; s < 2 && !rc; s++)
         for (int i = 0; i < nside[s] && !rc; i++)
             if (load(&set, s, argv[sides[s * argc + i]]))
-                rc = EXIT_ERROR;
+                rc = EXIT_NO_VERDICT;
     sig_restore();
     if (!rc)
         rc = run(&o, &set, o.gates);

@@ -143,8 +143,13 @@ static enum st_err stats_of(struct cmp_metric *m)
     m->ci_high = ci.high;
     m->p = u.p;
     m->effect = stats_cliff(u.u, m->n[0], m->n[1]);
-    /* one run on a side says nothing of the noise: never significant */
-    m->significant = u.p < CMP_ALPHA && m->med[0] != m->med[1] && m->n[0] > 1 && m->n[1] > 1;
+    /* one run on a side says nothing of the noise: never significant; nor
+     * is a change the report would print as 0.0% (a capture's CPU time
+     * differs in its last digit from run to run, and with many metrics
+     * such a difference passes the test by chance) */
+    int visible = m->has_change ? fabs(m->change) >= CMP_CHANGE_MIN_PCT
+                                : m->med[0] != m->med[1];
+    m->significant = u.p < CMP_ALPHA && visible && m->n[0] > 1 && m->n[1] > 1;
     m->worse_up = worse_up(m->name);
     return ST_OK;
 }

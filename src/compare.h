@@ -16,6 +16,7 @@
 #define CMP_METRICS_MAX 200000
 #define CMP_RUNS_MAX 10000      /* per side */
 #define CMP_ALPHA 0.05          /* significant: p below this */
+#define CMP_CHANGE_MIN_PCT 0.05 /* and a change of at least this (prints as 0.1%) */
 #define CMP_GATES_MAX 64
 
 struct cmp_metric {

@@ -94,5 +94,6 @@ void usage_print(FILE *out)
           "second Ctrl-C abandons it (tracing is still stopped); a third exits at once.\n"
           "Exit status: 0 success, 1 failure (no output written), 2 bad command line,\n"
           "3 output written from a truncated input or a capture cut short, 130 interrupted,\n"
-          "131 quit (SIGQUIT), 143 terminated (SIGTERM).\n", out);
+          "131 quit (SIGQUIT), 143 terminated (SIGTERM); compare: 1 a gate tripped, 4 an\n"
+          "input could not be read.\n", out);
 }

@@ -28,7 +28,7 @@ struct sr {
 static const char *const top_skip[] = {"start_s", "duration_s", "cpus", "events", "lost_events",
                                        "sched_switch_events", "frame_budget_ms", "display_hz",
                                        "vsync_period_ms", "dropped", "event_counts", NULL};
-static const char *const item_skip[] = {"pid", "cpu_pct", "worst_at_s", NULL};
+static const char *const item_skip[] = {"pid", "ts", "cpu_pct", "worst_at_s", NULL};
 
 static int listed(const char *const *l, const char *k)
 {
@@ -187,7 +187,39 @@ struct item {
     int have_pid;
 };
 
-/* One object of a list: its numbers, then named by its label. */
+static void item_add(struct item *it, const char *group, const char *k, double v)
+{
+    if (listed(item_skip, k) || it->n == SR_ITEM_MAX)
+        return;
+    /* cut: no summary key is that long */
+    snprintf(it->keys[it->n], sizeof(it->keys[0]), "%s%s%s", group, group[0] ? "." : "", k);
+    it->vals[it->n++] = v;
+}
+
+/* An object inside an item (a startup's main_thread_ms, slices_ms): its
+ * numbers as GROUP.FIELD; deeper values skipped. */
+static int item_group(struct sr *r, struct item *it, const char *group, int depth)
+{
+    char k[SR_STR];
+    if (eat(r, '}'))
+        return 0;
+    do {
+        if (string(r, k) || !eat(r, ':'))
+            return fail(r, "a member expected");
+        if (is_number(r)) {
+            double v;
+            if (number(r, &v))
+                return -1;
+            item_add(it, group, k, v);
+        } else if (skip_value(r, depth + 1)) {
+            return -1;
+        }
+    } while (eat(r, ','));
+    return eat(r, '}') ? 0 : fail(r, "',' or '}' expected");
+}
+
+/* One object of a list: its numbers, then named by its label (a name,
+ * process or package; else the pid). */
 static int list_item(struct sr *r, const char *list, int depth)
 {
     struct item it;
@@ -202,7 +234,8 @@ static int list_item(struct sr *r, const char *list, int depth)
             if (string(r, k) || !eat(r, ':'))
                 return fail(r, "a member expected");
             ws(r);
-            if ((!strcmp(k, "name") || !strcmp(k, "process")) && r->p < r->end &&
+            if ((!strcmp(k, "name") || !strcmp(k, "process") || !strcmp(k, "package")) &&
+                r->p < r->end &&
                 *r->p == '"') {
                 if (string(r, it.label))
                     return -1;
@@ -214,12 +247,10 @@ static int list_item(struct sr *r, const char *list, int depth)
                     it.pid = v;
                     it.have_pid = 1;
                 }
-                if (!listed(item_skip, k) && it.n < SR_ITEM_MAX) {
-                    size_t kl = strnlen(k, sizeof(it.keys[0]) - 1);
-                    memcpy(it.keys[it.n], k, kl);   /* cut: no summary key is that long */
-                    it.keys[it.n][kl] = '\0';
-                    it.vals[it.n++] = v;
-                }
+                item_add(&it, "", k, v);
+            } else if (eat(r, '{')) {
+                if (item_group(r, &it, k, depth + 1))
+                    return -1;
             } else if (skip_value(r, depth + 1)) {
                 return -1;
             }

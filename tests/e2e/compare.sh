@@ -101,20 +101,21 @@ assert_contains out.txt "1 run (A) against 1 run (B)"
 assert_contains out.txt "One run on a side: the change cannot be told from run-to-run noise"
 assert_contains out.txt "What got slower: nothing significant"
 
-# bad inputs: one line naming the input, exit 1; bad command lines exit 2
-run_st 1 compare a -- nosuch.json
+# bad inputs: one line naming the input, exit 4 (CI tells a broken job from
+# a tripped gate, exit 1), even with a gate; bad command lines exit 2
+run_st 4 compare --fail-on='slices.*>+1%' a -- nosuch.json
 assert_eq "stderr" "systrace: compare: nosuch.json: No such file or directory" "$(cat err.txt)"
 [ ! -s out.txt ] || fail "a report despite a missing input"
 head -c 300 a/run1.json >cut.json
-run_st 1 compare a -- cut.json
+run_st 4 compare a -- cut.json
 grep -qx "systrace: compare: cut.json: not a summary's JSON: .* at byte [0-9]*" err.txt ||
     { cat err.txt; fail "truncated summary"; }
 printf 'garbage\n\001\002' >junk.txt
-run_st 1 compare a -- junk.txt
+run_st 4 compare a -- junk.txt
 assert_eq "lines" 1 "$(wc -l <err.txt)"
 assert_contains err.txt "systrace: compare: junk.txt: "
 mkdir empty
-run_st 1 compare a -- empty
+run_st 4 compare a -- empty
 assert_contains err.txt "systrace: compare: empty: no files in the directory"
 run_st 2 compare a b
 assert_contains err.txt "'--' must separate the runs before (A) from those after (B)"
@@ -125,3 +126,17 @@ run_st 0 compare --help
 assert_contains out.txt "Usage: systrace compare [options] A... -- B..."
 # conversions leave nothing behind
 [ -z "$(ls -A "$TMPDIR")" ] || { ls -la "$TMPDIR"; fail "left in TMPDIR"; }
+
+# a change that prints as 0.0% is not called significant, however small
+# its p (a capture's CPU time differs in its last digit run to run)
+mkdir tiny_a tiny_b
+for i in 0 1 2 3 4 5 6 7 8 9; do
+    printf '{"device": {}, "processes": [{"name": "system_server", "cpu_ms": 1055.47%d}]}\n' \
+        $((i % 2)) >tiny_a/r$i.json
+    printf '{"device": {}, "processes": [{"name": "system_server", "cpu_ms": 1055.47%d}]}\n' \
+        $((i % 2 + 1)) >tiny_b/r$i.json
+done
+run_st 0 compare --fail-on='cpu.*>+0%' tiny_a -- tiny_b
+grep -q '^cpu.system_server .* +0\.0% .* [0-9.e-]*$' out.txt || { cat out.txt; fail "tiny row"; }
+assert_contains out.txt "What got slower: nothing significant"
+assert_contains out.txt "passed --fail-on=cpu.*>+0%"

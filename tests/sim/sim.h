@@ -78,6 +78,9 @@ struct sim_opts {
     int fully_drawn_ms;         /* reportFullyDrawn this long after the first
                                  * frame; -1: the app never reports it */
     int app_stopped;            /* the launchable app is not running at boot */
+    unsigned slow_launch_pct;   /* every launch this much longer */
+    unsigned launch_spread_pct; /* launches vary: log-normal, sigma in % */
+    uint32_t launch_seed;       /* of that variation; 0: --seed's */
 };
 
 /* Anything output can go to: a stream, a file, a special file, nothing.

@@ -29,6 +29,9 @@ void sim_sort_markers(struct sim_trace *t);
 
 /* sim_launch.c: am start / am force-stop, pm, cmd package, input */
 int sim_launch_am(struct sh_cmd *c);
+/* A launch's time to first frame: base_ms with --slow-launch and
+ * --launch-spread applied (sim_launch_time.c); call under dev->lock. */
+unsigned sim_launch_ms(const struct sim_device *dev, unsigned base_ms);
 int sim_cmd_pm(struct sh_cmd *c);
 int sim_cmd_cmd(struct sh_cmd *c);
 int sim_cmd_input(struct sh_cmd *c);

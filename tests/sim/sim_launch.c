@@ -141,6 +141,7 @@ static int am_start(struct sh_cmd *c)
     unsigned ms = type == COLD ? 600 : type == WARM ? 250 : 80;
     pthread_mutex_lock(&dev->lock);
     dev->launches++;
+    ms = sim_launch_ms(dev, ms);
     launch_markers(dev, dev->opt.launch_never_draws ? 0 : type, t0, ms);
     if (type && !dev->opt.launch_never_draws)
         note_fully_drawn(dev, t0, ms);

@@ -72,6 +72,11 @@ static const char usage[] =
     "  --app-stopped         the launchable app is not running at boot (pidof finds none)\n"
     "  --fully-drawn MS      the launched app calls reportFullyDrawn MS ms after its\n"
     "                        first frame (default: never)\n"
+    "  --slow-launch PCT     every launch of the app PCT% longer (its slices too)\n"
+    "  --launch-spread PCT   launch times vary run to run: log-normal, sigma PCT%\n"
+    "                        (from --seed and the launch's number)\n"
+    "  --launch-seed N       that variation from N instead of --seed (the same\n"
+    "                        generated trace around different launch times)\n"
     "  --traced-off          persist.traced.enable=0: perfetto cannot reach traced\n"
     "  --perfetto-unreadable perfetto's files: pull and cat refused (EACCES)\n"
     "  --perfetto-chatty     perfetto warns for 80 KB, then refuses the config\n"
@@ -151,6 +156,14 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             if (opt_u64(a, v, &n) || n > 60000)
                 return -1;
             o->fully_drawn_ms = (int)n;
+        } else if (!strcmp(a, "--slow-launch") || !strcmp(a, "--launch-spread")) {
+            if (opt_u64(a, v, &n) || n > 1000)
+                return -1;
+            *(a[2] == 's' ? &o->slow_launch_pct : &o->launch_spread_pct) = (unsigned)n;
+        } else if (!strcmp(a, "--launch-seed")) {
+            if (opt_u64(a, v, &n) || !n || n > 0xffffffffu)
+                return -1;
+            o->launch_seed = (uint32_t)n;
         } else if (!strcmp(a, "--hang-on")) {
             o->hang_on = v;
         } else if (!strcmp(a, "--prop")) {

@@ -1,0 +1,49 @@
+# systrace compare on captures through the real adb server (issue 34):
+# ten --launch captures of the simulator before and ten after a slowdown
+# injected in it (adbsim --slow-launch 15: every launch of the app 15%
+# longer), with run-to-run noise (--launch-spread 4: log-normal, sigma
+# 4%), are flagged with the app's startup first in "what got slower" and
+# trip a --fail-on gate on startups.*; ten and ten of the same device
+# (A/A) flag nothing and pass the gate.  The startup's metrics are named
+# by package, with their phases (slices_ms.*, main_thread_ms.*).
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/adb-env.sh"
+start_adb_server
+# one generated trace (--seed) around each launch; the launches differ
+start_sim --launch-spread 4 --event-rate 5 --seed 7 --launch-seed 11
+before=$SIM_SERIAL
+start_sim --launch-spread 4 --event-rate 5 --seed 7 --launch-seed 12 --slow-launch 15
+after=$SIM_SERIAL
+
+mkdir a a2 b
+capture() {   # serial dir
+    run_st 0 -q -t 5 -e "$1" --launch=com.android.launcher3 --runs=10 \
+        -o "$2/run.html" --summary "$2/run.json"
+}
+capture "$before" a
+capture "$after" b
+capture "$before" a2
+[ "$(ls a/*.json | wc -l)" = 10 ] || { ls a; fail "not 10 summaries"; }
+
+pkg=startups.com.android.launcher3
+# the slowdown: the launch's metrics (its time, its slices, its frame:
+# all 15% longer, so ranked among themselves by rounding) and only they
+# are what got slower; the gate trips
+run_st 1 compare --fail-on="startups.*.to_first_frame_ms>+5%" a -- b
+launch="$pkg\.\|slices\.\(bindApplication\|activityStart\|activityResume\|Choreographer#doFrame\)\.\|frames\.com\.android\.launcher3\."
+sed -n '/^What got slower/,/^$/p' out.txt | sed -n 's/^  [0-9]*\. //p' >slower.txt
+grep -q . slower.txt || { cat out.txt; fail "nothing got slower"; }
+! grep -v "^\($launch\)" slower.txt || { cat out.txt; fail "not the launch flagged"; }
+grep -q "^\($launch\)" slower.txt && head -1 slower.txt | grep -q "^\($launch\)" ||
+    { cat out.txt; fail "the launch not first"; }
+grep -q "^$pkg\.to_first_frame_ms " slower.txt || { cat out.txt; fail "the startup not slower"; }
+grep -q "^$pkg\.to_first_frame_ms .* +1[0-9]\.[0-9]%  \[+" out.txt ||
+    { cat out.txt; fail "the startup's row"; }
+grep -q "^$pkg\.slices_ms\.bindApplication " out.txt || { cat out.txt; fail "no phases"; }
+assert_contains out.txt "FAILED --fail-on=startups.*.to_first_frame_ms>+5%: 1 metric"
+! grep -q '\.ts ' out.txt || { cat out.txt; fail "a timestamp compared"; }
+
+# A/A: the same device, nothing flagged, the gate passes
+run_st 0 compare --fail-on="startups.*.to_first_frame_ms>+5%" a -- a2
+assert_contains out.txt "What got slower: nothing significant"
+assert_contains out.txt "passed --fail-on=startups.*.to_first_frame_ms>+5%"

@@ -23,7 +23,8 @@ capture() {   # serial dir
 capture "$before" a
 capture "$after" b
 capture "$before" a2
-[ "$(ls a/*.json | wc -l)" = 10 ] || { ls a; fail "not 10 summaries"; }
+[ "$(ls a/run-*.json | wc -l)" = 10 ] || { ls a; fail "not 10 summaries"; }
+# (a/run.json holds every run together: compare reads the runs' own)
 
 pkg=startups.com.android.launcher3
 # the slowdown: the launch's metrics (its time, its slices, its frame:

@@ -115,7 +115,7 @@ cmp out.txt from-traces.json || { diff out.txt from-traces.json | head; fail "co
 run_st 0 compare --format=json j1.jsonl -- b.csv
 assert_contains out.txt '"a_runs": 8'
 printf '{"trace":"x","metric":"m","value":1}\nnot json\n' >broken.jsonl
-run_st 1 compare broken.jsonl -- b.csv
+run_st 4 compare broken.jsonl -- b.csv
 assert_contains err.txt "systrace: compare: broken.jsonl: line 2: not a row of --rows"
 
 # bad command lines

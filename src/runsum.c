@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "lib/outfile.h"
+#include "sumreport.h"
 
 #define RUNS_MAX 100                /* --runs' bound (options.c) */
 #define JSON_MAX (16u << 20)
@@ -186,24 +186,14 @@ static enum st_err json(const struct runsum *r, struct dynbuf *o)
     return dynbuf_addstr(o, "]\n}\n");
 }
 
+static enum st_err make_json(const void *ctx, struct dynbuf *o)
+{
+    return json(ctx, o);
+}
+
 static int write_json(const struct runsum *r, const char *path)
 {
-    struct dynbuf j;
-    dynbuf_init(&j, JSON_MAX);
-    struct outfile *f = NULL;
-    enum st_err e = json(r, &j);
-    if (!e)
-        e = outfile_open(path, &f);
-    if (!e)
-        e = outfile_write(f, j.data, j.len);
-    if (!e)
-        e = outfile_commit(f);
-    if (e)
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", path,
-                f ? outfile_errtext(f) : st_strerror(e));
-    outfile_free(f);
-    dynbuf_free(&j);
-    return e ? EXIT_ERROR : EXIT_OK;
+    return sumreport_write_json(path, JSON_MAX, make_json, r);
 }
 
 int runsum_commit(const struct runsum *r, const char *path, int show)

@@ -38,12 +38,14 @@ int sumreport_open(const char *path, int show, struct tracewriter *w, char *cons
     return 0;
 }
 
-static int write_json(const struct summary *s, const char *path, const char *device)
+int sumreport_write_json(const char *path, size_t max,
+                         enum st_err (*make)(const void *ctx, struct dynbuf *o),
+                         const void *ctx)
 {
     struct dynbuf j;
-    dynbuf_init(&j, SUMMARY_JSON_MAX);
+    dynbuf_init(&j, max);
     struct outfile *f = NULL;
-    enum st_err e = summary_json(s, device, &j);
+    enum st_err e = make(ctx, &j);
     if (!e)
         e = outfile_open(path, &f);
     if (!e)
@@ -56,6 +58,23 @@ static int write_json(const struct summary *s, const char *path, const char *dev
     outfile_free(f);
     dynbuf_free(&j);
     return e ? EXIT_ERROR : EXIT_OK;
+}
+
+struct summary_json_ctx {
+    const struct summary *s;
+    const char *device;
+};
+
+static enum st_err make_summary_json(const void *ctx, struct dynbuf *o)
+{
+    const struct summary_json_ctx *k = ctx;
+    return summary_json(k->s, k->device, o);
+}
+
+static int write_json(const struct summary *s, const char *path, const char *device)
+{
+    struct summary_json_ctx k = {s, device};
+    return sumreport_write_json(path, SUMMARY_JSON_MAX, make_summary_json, &k);
 }
 
 int sumreport_commit(struct summary *s, const char *path, int show, const char *prefix,

@@ -24,4 +24,10 @@ int sumreport_open(const char *path, int show, struct tracewriter *w, char *cons
 int sumreport_commit(struct summary *s, const char *path, int show, const char *prefix,
                      const char *device);
 
+/* JSON made by make (into a dynbuf of at most max bytes) written to path
+ * in full or not at all, one error line when it cannot be: an exit code. */
+int sumreport_write_json(const char *path, size_t max,
+                         enum st_err (*make)(const void *ctx, struct dynbuf *o),
+                         const void *ctx);
+
 #endif

@@ -16,13 +16,8 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 need_perfetto
-command -v protoc >/dev/null || skip "protoc absent (apt-get install -y protobuf-compiler)"
-PROTOS=$TOP/../shared/reference/perfetto-protos
-[ -f "$PROTOS/perfetto_trace.proto" ] || skip "Perfetto's protos absent ($PROTOS)"
 
-protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
-    <"$TOP/tests/data/perfetto/clocks.textproto" >clocks.perfetto-trace ||
-    fail "protoc cannot encode clocks.textproto"
+encode_trace clocks clocks.perfetto-trace
 run_st 0 --from-file clocks.perfetto-trace -o clocks.html --trace-events clocks.json
 python3 "$TOP/tests/tools/pftevcheck.py" clocks.perfetto-trace clocks.json >check.json ||
     fail "Perfetto reads other slice times from clocks.json than from the trace"

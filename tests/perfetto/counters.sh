@@ -17,13 +17,8 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 need_perfetto
-command -v protoc >/dev/null || skip "protoc absent (apt-get install -y protobuf-compiler)"
-PROTOS=$TOP/../shared/reference/perfetto-protos
-[ -f "$PROTOS/perfetto_trace.proto" ] || skip "Perfetto's protos absent ($PROTOS)"
 
-protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
-    <"$TOP/tests/data/perfetto/counters.textproto" >counters.perfetto-trace ||
-    fail "protoc cannot encode counters.textproto"
+encode_trace counters counters.perfetto-trace
 run_st 0 --from-file counters.perfetto-trace -o counters.html --trace-events counters.json
 python3 "$TOP/tests/tools/pfcounters.py" counters.perfetto-trace counters.json >check.json
 python3 - check.json <<'PY' || { cat check.json; fail "Perfetto reads other counters from counters.json than from the trace"; }

@@ -10,13 +10,8 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 need_perfetto
-command -v protoc >/dev/null || skip "protoc absent (apt-get install -y protobuf-compiler)"
-PROTOS=$TOP/../shared/reference/perfetto-protos
-[ -f "$PROTOS/perfetto_trace.proto" ] || skip "Perfetto's protos absent ($PROTOS)"
 
-protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
-    <"$TOP/tests/data/perfetto/gpustages.textproto" >gpu.perfetto-trace 2>/dev/null ||
-    fail "protoc cannot encode the trace"
+encode_trace gpustages gpu.perfetto-trace
 run_st 0 --from-file gpu.perfetto-trace -o gpu.html --trace-events gpu.json
 assert_not_contains err.txt "GPU render stages not shown"
 

@@ -114,3 +114,20 @@ print('%s covers %s: slices %d = %d + %d sched' % (sys.argv[2], sys.argv[1], j['
                                                   h['slices'], sched))
 PY
 }
+
+# need_protos: protoc and Perfetto's own definitions (skips without them);
+# PROTOS is their folder.
+need_protos() {
+    command -v protoc >/dev/null || skip "protoc absent (apt-get install -y protobuf-compiler)"
+    PROTOS=$TOP/../shared/reference/perfetto-protos
+    [ -f "$PROTOS/perfetto_trace.proto" ] || skip "Perfetto's protos absent ($PROTOS)"
+}
+
+# encode_trace NAME OUT: tests/data/perfetto/NAME.textproto as the binary
+# trace a phone would write, made by protoc (not by systrace's code).
+encode_trace() {
+    need_protos
+    protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
+        <"$TOP/tests/data/perfetto/$1.textproto" >"$2" 2>protoc.err ||
+        { cat protoc.err; fail "protoc cannot encode $1.textproto"; }
+}

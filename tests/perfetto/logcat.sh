@@ -13,13 +13,8 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 need_perfetto
-command -v protoc >/dev/null || skip "protoc absent (apt-get install -y protobuf-compiler)"
-PROTOS=$TOP/../shared/reference/perfetto-protos
-[ -f "$PROTOS/perfetto_trace.proto" ] || skip "Perfetto's protos absent ($PROTOS)"
 
-protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
-    <"$TOP/tests/data/perfetto/logcat.textproto" >logcat.perfetto-trace ||
-    fail "protoc cannot encode logcat.textproto"
+encode_trace logcat logcat.perfetto-trace
 run_st 0 --from-file logcat.perfetto-trace -o logcat.html --trace-events logcat.json
 assert_not_contains err.txt "Android log packets not shown"
 Q=$TOP/tests/tools/pfquery.py

@@ -7,11 +7,8 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 need_perfetto
-command -v protoc >/dev/null || skip "protoc absent (apt-get install -y protobuf-compiler)"
-PROTOS=$TOP/../shared/reference/perfetto-protos
-[ -f "$PROTOS/perfetto_trace.proto" ] || skip "Perfetto's protos absent ($PROTOS)"
-protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
-    <"$TOP/tests/data/perfetto/unnamed.textproto" >t.pftrace || fail "protoc"
+
+encode_trace unnamed t.pftrace
 
 run_st 0 --from-file t.pftrace -o t.html -q
 for i in $("$BUILD/tools/htmlblocks" t.html count | xargs seq); do trace_block t.html "$i"; done >text.txt

@@ -111,3 +111,21 @@ float pb_float(uint64_t v)
     memcpy(&f, &u, sizeof(f));
     return f;
 }
+
+int pb_id_name(const uint8_t *p, size_t n, uint64_t *id, const uint8_t **name, size_t *len)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    int r;
+    *id = 0;
+    *name = NULL;
+    *len = 0;
+    pb_iter_init(&it, p, n);
+    while ((r = pb_next(&it, &f)) == 1) {
+        if (f.num == 1 && f.wire == PB_VARINT)
+            *id = f.v;
+        else if (f.num == 2 && f.wire == PB_LEN)
+            *name = f.p, *len = f.len;
+    }
+    return r ? -1 : 0;
+}

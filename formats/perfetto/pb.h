@@ -34,6 +34,10 @@ void pb_iter_init(struct pb_iter *it, const uint8_t *p, size_t len);
 /* The next field: 1 read, 0 end of message, -1 malformed (it->bad set,
  * pb_offset() tells where). */
 int pb_next(struct pb_iter *it, struct pb_field *f);
+/* A message of an id (field 1, varint) and a name (field 2, bytes), the
+ * shape of interned data and of counter descriptors: 0, or -1 when it is
+ * malformed.  The last of each field wins; *name is NULL without one. */
+int pb_id_name(const uint8_t *p, size_t n, uint64_t *id, const uint8_t **name, size_t *len);
 
 /* Bytes read so far from the start of the message. */
 static inline size_t pb_offset(const struct pb_iter *it)

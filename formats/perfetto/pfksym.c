@@ -96,20 +96,10 @@ static void add(struct pfksym *k, uint32_t scope, uint64_t iid, const uint8_t *s
 
 static enum st_err symbol(struct pfksym *k, uint32_t scope, const uint8_t *p, size_t n)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    uint64_t iid = 0;
-    const uint8_t *s = NULL;
-    size_t sn = 0;
-    int r;
-    pb_iter_init(&it, p, n);
-    while ((r = pb_next(&it, &f)) == 1) {
-        if (f.num == 1 && f.wire == PB_VARINT)
-            iid = f.v;
-        else if (f.num == 2 && f.wire == PB_LEN)
-            s = f.p, sn = f.len;
-    }
-    if (r)
+    uint64_t iid;
+    const uint8_t *s;
+    size_t sn;
+    if (pb_id_name(p, n, &iid, &s, &sn))
         return ST_EFORMAT;
     if (s && scope)
         add(k, scope, iid, s, sn);

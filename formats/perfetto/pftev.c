@@ -195,24 +195,14 @@ static enum st_err track_desc(struct pftev *v, const uint8_t *p, size_t n)
 static enum st_err intern_one(struct pftev *v, struct pftev_seq *s, enum pftev_ikind kind,
                               const uint8_t *p, size_t n)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    uint64_t iid = 0;
-    const uint8_t *name = (const uint8_t *)"";
-    size_t len = 0;
-    int k;
-    pb_iter_init(&it, p, n);
-    while ((k = pb_next(&it, &f)) == 1) {
-        if (f.num == 1 && f.wire == PB_VARINT)
-            iid = f.v;
-        else if (f.num == 2 && f.wire == PB_LEN)
-            name = f.p, len = f.len;
-    }
-    if (k) {
+    uint64_t iid;
+    const uint8_t *name;
+    size_t len;
+    if (pb_id_name(p, n, &iid, &name, &len)) {
         v->st.dropped++;
         return ST_OK;
     }
-    return pftev_intern(v, s, kind, iid, name, len);
+    return pftev_intern(v, s, kind, iid, name ? name : (const uint8_t *)"", len);
 }
 
 static enum st_err interned(struct pftev *v, struct pftev_seq *s, const uint8_t *p, size_t n)

@@ -463,25 +463,19 @@ struct gpu_counter {
 /* GpuCounterSpec: counter_id 1, name 2. */
 static enum st_err gpu_spec(struct pftev *v, const uint8_t *p, size_t n)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    uint64_t id = 0;
-    const uint8_t *name = (const uint8_t *)"";
-    size_t len = 0;
-    int k;
-    pb_iter_init(&it, p, n);
-    while ((k = pb_next(&it, &f)) == 1) {
-        if (f.num == 1 && f.wire == PB_VARINT)
-            id = f.v;
-        else if (f.num == 2 && f.wire == PB_LEN)
-            name = f.p, len = f.len < 200 ? f.len : 200;
-    }
+    uint64_t id;
+    const uint8_t *name;
+    size_t len;
+    int k = pb_id_name(p, n, &id, &name, &len);
+    if (len > 200)
+        len = 200;
     if (k || pmap_get(&v->gpuc, id))
         return ST_OK;       /* Perfetto keeps the first description */
     struct gpu_counter *c = calloc(1, sizeof(*c) + len + 1);
     if (!c)
         return ST_ENOMEM;
-    memcpy(c->name, name, len);
+    if (len)
+        memcpy(c->name, name, len);
     if (pmap_put(&v->gpuc, id, c)) {
         free(c);
         return ST_ENOMEM;

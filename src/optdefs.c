@@ -113,6 +113,35 @@ const struct optdef st_optdefs[] = {
      "per device, with its serial, model, Android release, build fingerprint and the "
      "capture's start (UTC); a failed device is an error row; FILE is checked before "
      "tracing and the exit status is the capture's."},
+    {"time-range", 0, "RANGE", OPT_TIME_RANGE, SEC_GENERAL, 0,
+     "keep only a time range of the trace: START..END in seconds from its start (units "
+     "ns, us, ms, s, min, h; an end may be left out), ts:START..END in the trace's own "
+     "clock, or slice:NAME[#N][+-D] around the Nth slice NAME (D more each side)",
+     "Works for every input of --from-file and for live captures. Slices that cross an "
+     "end are cut there and marked as cut; process and thread names, the clock sync and "
+     "the counters' last values before the range are kept, so the piece opens alone. An "
+     "empty range, or one outside the trace, is an error (exit 1) and writes nothing."},
+    {"process", 0, "LIST", OPT_PROCESS, SEC_GENERAL, 0,
+     "keep only these processes (names or pids, comma-separated) and their threads; other "
+     "processes' CPU time stays on the CPU tracks as \"other\"",
+     "A name matches a process's name, or its main thread's name as the kernel cuts it "
+     "(15 bytes). An unknown process is an error (exit 1) and writes nothing."},
+    {"process-and-deps", 0, "LIST", OPT_PROCESS_DEPS, SEC_GENERAL, 0,
+     "as --process, and also keep the threads that woke or served them (wakers, binder "
+     "peers)", NULL},
+    {"split", 0, "SIZE|TIME", OPT_SPLIT, SEC_GENERAL, 0,
+     "write the trace in pieces of at most SIZE (256mb, 1g) or TIME (10s, 500ms): "
+     "NAME.001.html, NAME.002.html, ..., each one opening alone",
+     "Every piece carries the process and thread names, the clock sync and the counters' "
+     "last values before it; slices cut at a boundary are closed and reopened, marked as "
+     "cut. With a Perfetto trace as the output the pieces are Perfetto traces."},
+    {"output-format", 0, "FORMAT", OPT_OUTPUT_FORMAT, SEC_GENERAL, 0,
+     "html (the default), json (as -j) or perfetto: with a Perfetto trace as the input, "
+     "write the piece as a Perfetto trace (also chosen by -o NAME.perfetto-trace or "
+     "NAME.pftrace)",
+     "The Perfetto output keeps the packets of the piece and re-emits what they need "
+     "(interned data, track and process descriptors, clock snapshots, process trees), so "
+     "Perfetto loads each piece alone."},
     {NULL, 'J', "N", 'J', SEC_GENERAL, 0,
      "--rows: convert N traces at once (default: one per CPU)", NULL},
     {"from-file", 0, "FILE", OPT_FROM_FILE, SEC_GENERAL, 0,

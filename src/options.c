@@ -13,6 +13,7 @@
 
 #include "browser.h"
 #include "optdefs.h"
+#include "piecearg.h"
 #include "presets.h"
 #include "units.h"
 #include "usage.h"
@@ -203,6 +204,25 @@ static int add_preset(struct st_options *o, const char *name, char *err, size_t 
     return 0;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcmp(s + n - t, tail);
+}
+
+static int output_format(struct st_options *o, const char *arg, char *err, size_t errlen)
+{
+    static const char *const formats[] = {"html", "json", "perfetto", NULL};
+    int v;
+    if (choice(arg, formats, &v, "output format", err, errlen)) {
+        snprintf(err, errlen, "--output-format=%s: unknown (use html, json or perfetto)", arg);
+        return 2;
+    }
+    o->json = v == 1;
+    o->pf_out = v == 2;
+    return 0;
+}
+
 /* Options that need more than storing their argument. */
 static int checked_option(struct st_options *o, int c, char *arg, char *err, size_t errlen)
 {
@@ -281,6 +301,17 @@ static int checked_option(struct st_options *o, int c, char *arg, char *err, siz
         }
         o->open = arg ? BROWSER_PERFETTO : BROWSER_PAGE;
         return 0;
+    case OPT_TIME_RANGE:
+        return piecearg_range(&o->piece, arg, err, errlen) ? 2 : 0;
+    case OPT_PROCESS:
+    case OPT_PROCESS_DEPS:
+        o->piece.deps |= c == OPT_PROCESS_DEPS;
+        return piecearg_process(&o->piece, arg, c == OPT_PROCESS ? "--process" :
+                                "--process-and-deps", err, errlen) ? 2 : 0;
+    case OPT_SPLIT:
+        return piecearg_split(&o->piece, arg, err, errlen) ? 2 : 0;
+    case OPT_OUTPUT_FORMAT:
+        return output_format(o, arg, err, errlen);
     case OPT_LINK_ASSETS:
     case OPT_ASSET_DIR:
         if (c == OPT_ASSET_DIR && !strcmp(arg, "trace-viewer"))
@@ -556,6 +587,9 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     o->args = argv + optind;
     o->nargs = optind < argc ? (size_t)(argc - optind) : 0;
     o->open = browser_wanted(o->open);
+    if (o->output && (ends_with(o->output, ".perfetto-trace") ||
+                      ends_with(o->output, ".pftrace")))
+        o->pf_out = 1;
     if (o->all_devices && o->nserials) {
         snprintf(err, errlen, "--all-devices and -e exclude each other");
         return 2;

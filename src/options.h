@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "agents/capture.h"
+#include "formats/piece/piece.h"
 
 struct preset;
 
@@ -49,6 +50,8 @@ struct st_options {
     const char *summary;        /* --summary FILE */
     const char *rows;           /* --rows FILE */
     int jobs;                   /* -J N; 0: one per CPU */
+    struct piece_spec piece;    /* --time-range, --process(-and-deps), --split */
+    int pf_out;                 /* --output-format=perfetto or -o *.perfetto-trace */
     const char *ftrace_categories;
     int quiet;                  /* -q: only errors */
     /* method traces */

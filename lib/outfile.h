@@ -43,7 +43,9 @@ struct outfile;
 #define OUTFILE_KEEP_WRITTEN 2
 
 /* Create the temporary file for PATH ("-": stdout).  On failure *out is
- * still set so the caller can read the error text. */
+ * still set so the caller can read the error text.  PATH NULL: no file at
+ * all, the bytes are counted and dropped (a conversion read only through
+ * a writer's tees, as --rows' summaries are); outfile_path is then NULL. */
 enum st_err outfile_open(const char *path, struct outfile **out);
 enum st_err outfile_open_flags(const char *path, int flags, struct outfile **out);
 enum st_err outfile_write(struct outfile *o, const void *p, size_t n);

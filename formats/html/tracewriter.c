@@ -449,7 +449,8 @@ enum st_err tw_error(const struct tracewriter *w)
 
 const char *tw_path(const struct tracewriter *w)
 {
-    return w->o ? outfile_path(w->o) : "";
+    const char *p = w->o ? outfile_path(w->o) : NULL;
+    return p ? p : "";
 }
 
 const char *tw_tmppath(const struct tracewriter *w)

@@ -61,6 +61,7 @@ struct tracewriter;
 #define TW_SPLIT_DEFAULT ((uint64_t)256 << 20)
 
 /* viewer is required for TW_HTML and must outlive the call to tw_open.
+ * path NULL: no file (outfile.h), for a conversion read through tees.
  * The split size is TW_SPLIT_DEFAULT, or $SYSTRACE_SPLIT_BYTES (for
  * tests; 0 never splits). */
 enum st_err tw_open(const char *path, enum tw_format fmt, const struct viewer *v,

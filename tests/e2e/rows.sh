@@ -28,6 +28,10 @@ assert_contains err.txt "systrace: runs/zz-garbage.txt: unknown format"
 assert_contains err.txt "systrace: runs/zz-cut.html:"
 assert_contains err.txt "systrace: --rows: 2 of 10 traces could not be read (error rows in j2.jsonl)"
 [ "$(grep -c '^systrace: runs/zz-' err.txt)" = 2 ] || { cat err.txt; fail "error lines"; }
+# the workers write no temporary output: a TMPDIR that does not exist
+# changes nothing (it failed every trace when each conversion wrote one)
+TMPDIR="$PWD/no-such-tmp" run_st 102 --rows=j3.jsonl -J 2 --from-file runs more
+cmp j1.jsonl j3.jsonl || fail "rows depend on TMPDIR"
 
 python3 - j1.jsonl <<'PY' || fail "JSON Lines rows"
 import json, sys

@@ -4,7 +4,8 @@
 #   make demo       install missing dependencies, build, trace the bundled
 #                   device simulator, write trace.html
 #   make check      install missing dependencies, build, run every test
-#                   (J=N: N at a time, default CPUs + 2), check-windows's case too
+#                   (J=N: N at a time, default CPUs + 2), check-windows's case
+#                   and make macos's (tests/macos/build.sh) too
 #   make windows    cross-build systrace.exe (MinGW-w64, static; installs the
 #                   cross-compiler if missing)
 #   make check-windows  systrace.exe's tests under Wine (tests/windows/)
@@ -183,6 +184,7 @@ test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb
 
 check: test-deps
 	-@scripts/install-deps --windows
+	-@scripts/install-deps --macos
 	$(MAKE) -j$(J) test
 
 asan: test-deps

@@ -44,7 +44,10 @@ FUZZ_SECONDS ?= 300
 # dlopen at the first download: linked, it and the ~28 libraries it pulls
 # in cost every run ~11 ms of dynamic linking (dlopen is in glibc >= 2.34).
 PKGS := zlib libcrypto libusb-1.0
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) libcurl 2>/dev/null)
+# (libcurl's asked apart: without its .pc, curl.h may still be on the
+# default path, as in macOS's SDK, and the others' flags are kept)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) \
+              $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lz -lcrypto -lusb-1.0)
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
@@ -62,8 +65,9 @@ VIEWER_HTML := $(wildcard $(VIEWER_DIR)/trace_viewer_full.html)
 VIEWER_JS := $(wildcard $(VIEWER_DIR)/webcomponents.min.js)
 
 # One file per platform where the system differs (lib/plat.h): a name's
-# suffix says which build takes it.
-PLATFORM ?= posix
+# suffix says which build takes it.  On a Mac (the Homebrew formula's
+# build) the host agent of Linux stays out, as in make macos.
+PLATFORM ?= $(if $(filter Darwin,$(shell uname -s 2>/dev/null)),macos,posix)
 ifeq ($(PLATFORM),windows)
 NOT_HERE := %_posix.c %_posix_net.c %_posix_sig.c %_openssl.c %_curl.c %_libusb.c \
             agents/linux/%.c src/cmd_linux.c
@@ -298,6 +302,31 @@ macos-test-build: macos-arm64 macos-x86_64
 macos-stubs:
 	packaging/macos/stubs $(MAC_BUILD)/arm64
 
+# The source tarball of the committed tree (HEAD; what is not committed
+# is not in it), which the Homebrew formula builds with the Mac's clang:
+# $(DIST_DIR)/systrace-VERSION.tar.gz, and beside it systrace.rb, the
+# formula (packaging/homebrew/systrace.rb) with the tarball's url and
+# sha256 filled in.  DIST_URL: where the tarball will be published (by
+# default the local file, for a tap of one's own).
+VERSION := $(shell sed -n 's/^\#define SYSTRACE_VERSION "\(.*\)"$$/\1/p' src/cli.c)
+DIST_DIR ?= dist
+DIST := $(DIST_DIR)/systrace-$(VERSION).tar.gz
+DIST_URL ?= file://$(abspath $(DIST))
+DIST_HOMEPAGE ?= $(dir $(DIST_URL))
+dist:
+	@[ -n "$(VERSION)" ] || { echo "make dist: no SYSTRACE_VERSION in src/cli.c"; exit 1; }
+	@git rev-parse --verify -q HEAD >/dev/null 2>&1 || \
+	    { echo "make dist: needs the git checkout (git archive of HEAD)"; exit 1; }
+	@git diff --quiet HEAD || echo "make dist: note: uncommitted changes are not in $(DIST)"
+	@mkdir -p $(DIST_DIR)
+	git archive --format=tar --prefix=systrace-$(VERSION)/ HEAD | gzip -n9 >$(DIST).tmp
+	@mv $(DIST).tmp $(DIST)
+	@sum=$$(sha256sum $(DIST) | cut -d' ' -f1) && \
+	    sed -e 's|@URL@|$(DIST_URL)|' -e "s|@SHA256@|$$sum|" -e 's|@HOMEPAGE@|$(DIST_HOMEPAGE)|' \
+	        packaging/homebrew/systrace.rb >$(DIST_DIR)/systrace.rb.tmp && \
+	    mv $(DIST_DIR)/systrace.rb.tmp $(DIST_DIR)/systrace.rb && \
+	    echo "$(DIST): sha256 $$sum; formula $(DIST_DIR)/systrace.rb"
+
 # What make install puts where (make uninstall removes exactly these).
 DOCS := README.md $(wildcard docs/*.md)
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -323,5 +352,5 @@ uninstall:
 	    2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz build-fuzz-quick build-win build-mac systrace systrace.exe \
+	rm -rf build build-asan build-fuzz build-fuzz-quick build-win build-mac dist systrace systrace.exe \
 	    systrace-macos-arm64 systrace-macos-x86_64

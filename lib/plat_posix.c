@@ -20,6 +20,8 @@
 #include <malloc.h>
 #endif
 
+#include "tmpfiles.h"
+
 int plat_init(int *argc, char ***argv)
 {
     (void)argc;
@@ -273,6 +275,14 @@ const char *plat_home(void)
     return h && *h ? h : NULL;
 }
 
+/* An absolute $XDG_CACHE_HOME wins everywhere (it is set on purpose);
+ * else the system's own place: ~/Library/Caches on macOS, ~/.cache. */
+#ifdef __APPLE__
+#define HOME_CACHE "Library/Caches"
+#else
+#define HOME_CACHE ".cache"
+#endif
+
 int plat_cache_dir(const char *app, char *buf, size_t n)
 {
     const char *xdg = getenv("XDG_CACHE_HOME");
@@ -280,7 +290,7 @@ int plat_cache_dir(const char *app, char *buf, size_t n)
     if (xdg && xdg[0] == '/')
         snprintf(buf, n, "%s/%s", xdg, app);
     else if (home)
-        snprintf(buf, n, "%s/.cache/%s", home, app);
+        snprintf(buf, n, "%s/" HOME_CACHE "/%s", home, app);
     else
         return -1;
     return 0;
@@ -311,8 +321,10 @@ int plat_is_absolute(const char *path)
     return path[0] == '/';
 }
 
-/* Unlinked at once and read back through the descriptor's own name, so no
- * exit path can leave it behind. */
+#ifdef __linux__
+/* Unlinked at once and read back through the descriptor's own name
+ * (opening /proc/self/fd/N opens the file anew, at offset 0), so no exit
+ * path can leave it behind. */
 int plat_tmpfile_open(char *path, size_t n)
 {
     char tmpl[PATH_MAX];
@@ -321,11 +333,7 @@ int plat_tmpfile_open(char *path, size_t n)
     if (fd < 0)
         return -1;
     unlink(tmpl);
-#ifdef __linux__
     snprintf(path, n, "/proc/self/fd/%d", fd);
-#else
-    snprintf(path, n, "/dev/fd/%d", fd);
-#endif
     return fd;
 }
 
@@ -335,6 +343,31 @@ void plat_tmpfile_done(int fd, const char *path)
     if (fd >= 0)
         close(fd);
 }
+#else
+/* macOS has no /proc, and opening its /dev/fd/N is dup(N): the reader
+ * would share the writer's offset, at the end of the file.  So the file
+ * keeps its name while in use, on the tmpfiles list for a signal's exit,
+ * and goes in plat_tmpfile_done (as on Windows). */
+int plat_tmpfile_open(char *path, size_t n)
+{
+    if ((size_t)snprintf(path, n, "%s/systrace-input.XXXXXX", plat_tmpdir()) >= n) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = plat_mkstemp(path);
+    if (fd >= 0)
+        tmpfiles_add(path);
+    return fd;
+}
+
+void plat_tmpfile_done(int fd, const char *path)
+{
+    if (fd >= 0)
+        close(fd);
+    unlink(path);
+    tmpfiles_forget(path);
+}
+#endif
 
 struct plat_dir {
     DIR *d;

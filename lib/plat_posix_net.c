@@ -163,6 +163,12 @@ int plat_accept(int lfd)
     int c = accept(lfd, NULL, NULL);
     if (c >= 0)
         cloexec(c);
+#ifdef SO_NOSIGPIPE
+    /* macOS: no MSG_NOSIGNAL, and the option is the socket's own */
+    int one = 1;
+    if (c >= 0)
+        setsockopt(c, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
     return c;
 }
 

@@ -141,8 +141,9 @@ void browser_file_link(const char *path, char *out, size_t n)
 
 /* The first browser that starts: $BROWSER's with url; then on Windows the
  * shell's handler for `target` (a local page's own path: ShellExecute is
- * not relied on to undo the URL's percent escapes), elsewhere xdg-open
- * and sensible-browser with url. */
+ * not relied on to undo the URL's percent escapes), elsewhere the
+ * system's openers with url (PLAT_URL_OPENERS: xdg-open and
+ * sensible-browser; macOS's open). */
 static int open_any(const char *url, const char *target, char *warn, size_t warnlen);
 
 int browser_open(const char *path, char *warn, size_t warnlen)
@@ -190,7 +191,7 @@ static int open_any(const char *url, const char *target, char *warn, size_t warn
         snprintf(failed + used, sizeof(failed) - used, "%sthe default browser: %s",
                  used ? "; " : "", why);
     }
-    static const char *const fallbacks[] = {"xdg-open", "sensible-browser", NULL};
+    static const char *const fallbacks[] = PLAT_URL_OPENERS;
     for (int i = 0; !PLAT_WINDOWS && fallbacks[i]; i++) {
         if (!runnable(fallbacks[i]))
             continue;
@@ -203,7 +204,7 @@ static int open_any(const char *url, const char *target, char *warn, size_t warn
         snprintf(warn, warnlen, "--open: no browser could show the page (%s); open %s "
                                 "yourself", failed, url);
     else
-        snprintf(warn, warnlen, "--open: no browser found ($BROWSER, xdg-open, "
-                                "sensible-browser); open %s yourself", url);
+        snprintf(warn, warnlen, "--open: no browser found ($BROWSER, "
+                                PLAT_URL_OPENERS_TEXT "); open %s yourself", url);
     return -1;
 }

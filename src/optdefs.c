@@ -162,7 +162,7 @@ const struct optdef st_optdefs[] = {
      "(exit 3)."},
     {"open", 0, "perfetto", OPT_OPEN, SEC_GENERAL, OPTF_OPTARG,
      "open the written page in a browser ($BROWSER, xdg-open or sensible-browser; on "
-     "Windows $BROWSER or the program .html files open with); also "
+     "macOS $BROWSER or open; on Windows $BROWSER or the program .html files open with); also "
      "SYSTRACE_OPEN=1. --open=perfetto (SYSTRACE_OPEN=perfetto) opens the Perfetto trace "
      "(--perfetto's, or --from-file's input) in ui.perfetto.dev instead",
      "The browser is started detached and never waited for; one that fails within 1.5 s "
@@ -304,7 +304,8 @@ const struct optdef st_optdefs[] = {
      "Each is checked against known sha256 sums."},
     {"update-viewer", 0, NULL, OPT_UPDATE_VIEWER, SEC_VIEWER, 0,
      "download the trace viewer and its polyfill (pinned AOSP chromium-trace files, "
-     "sha256-checked) into $XDG_CACHE_HOME/systrace/ (on Windows %LOCALAPPDATA%\\systrace) "
+     "sha256-checked) into $XDG_CACHE_HOME/systrace/ (default ~/.cache/systrace/; on macOS "
+     "~/Library/Caches/systrace/, on Windows %LOCALAPPDATA%\\systrace) "
      "and exit; --timeout applies",
      "Files are stored atomically; a failed or wrong download never replaces a good cached "
      "copy."},

@@ -353,7 +353,13 @@ static enum st_err slice_end(struct pftev *v, struct pftev_track *t, int thread,
     }
     struct pftev_open *o = &t->stack[--t->depth];
     const char *name = o->name ? o->name : "";
-    head(v, thread ? 'E' : 'e', name, strlen(name), o->cat);
+    /* A thread's E has no name: it ends the slice on top, as Perfetto's
+     * SLICE_END does.  Named, it would be a misplaced end to a reader
+     * that sorts by time wherever a producer's slices did not nest. */
+    if (thread)
+        ev_start(v, 'E');
+    else
+        head(v, 'e', name, strlen(name), o->cat);
     free(o->name);
     free(o->cat);
     ev_ts(v, ts);

@@ -286,6 +286,8 @@ int pf_frames_upto(struct pf_frames *f, uint64_t upto_ns, const struct sim_marke
 {
     if (upto_ns > f->end_ns)
         upto_ns = f->end_ns;
+    if (upto_ns == UINT64_MAX)
+        return 0;   /* no end and no time: nothing is known to be over */
     /* the last event of vsync k's frames ends before (k + 3) vsyncs */
     while ((f->next + 3) * VSYNC_NS <= upto_ns) {
         struct ft_frame fr;

@@ -5,7 +5,8 @@
 # equals Perfetto's android_frame_timeline_metric on the kept
 # .perfetto-trace (frames, missed app / SurfaceFlinger / dropped, counts
 # per jank type exact, several types present; durations within Perfetto's
-# rounding), the --trace-events JSON holds every frame Perfetto's tables
+# rounding; present types equal to trace_processor's count of distinct
+# tokens, five of them), the --trace-events JSON holds every frame Perfetto's tables
 # hold (expected and actual, token, time, layer, jank and present type),
 # and the page as many frame-timeline async slices.  A capture without the
 # data source has no frame timeline: none in the trace, the summary counts
@@ -22,8 +23,14 @@ start_sim
 same_as_metric() {
     "$TRACE_PROCESSOR" --run-metrics android_frame_timeline_metric --metrics-output=json \
         "$2" >metric.json 2>tp.err || { cat tp.err; fail "Perfetto cannot read $2"; }
-    python3 - "$1" metric.json <<'PY' || fail "$1: the frame timeline differs from Perfetto's metric"
-import json, sys
+    cat >present.sql <<'SQL'
+select p.pid, s.present_type, count(distinct s.name) from actual_frame_timeline_slice s
+  join process p using (upid) group by 1, 2;
+SQL
+    "$TRACE_PROCESSOR" -q present.sql "$2" >present.csv 2>tp.err ||
+        { cat tp.err; fail "Perfetto cannot read $2"; }
+    python3 - "$1" metric.json present.csv <<'PY' || fail "$1: the frame timeline differs from Perfetto's metric"
+import csv, json, sys
 s = json.load(open(sys.argv[1]))
 m = json.load(open(sys.argv[2]))['android_frame_timeline_metric']
 assert s['frames_source'] == 'frame_timeline', s['frames_source']
@@ -42,6 +49,12 @@ for pid, p in theirs.items():
     assert abs(d['mean'] - p['frame_dur_avg'] / 1e6) < 1e-5, (pid, d, p)
     for q in ('p50', 'p90', 'p95', 'p99'):
         assert abs(d[q] - p['frame_dur_ms_' + q]) < 1e-6, (pid, q, d[q], p)
+presents = set()
+for row in list(csv.reader(open(sys.argv[3])))[1:]:
+    pid, pt, n = int(row[0]), row[1], int(row[2])
+    presents.add(pt)
+    assert ours[pid]['present_types'].get(pt) == n, (pid, pt, n, ours[pid]['present_types'])
+assert len(presents) >= 5, ('too few present types', presents)
 janks = {k for o in ours.values() for k in o['jank_types']} - {'None'}
 assert len(janks) >= 6, ('too few jank types', janks)
 missed = sum(o['missed_app_frames'] for o in ours.values())

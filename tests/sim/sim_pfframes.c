@@ -13,12 +13,16 @@
  * composes a display frame for every vsync an app drew in.  Each has an
  * expected and an actual slice (start, then frame_end by cookie); the app's
  * surface frames share the vsync's token and name the display frame's.
- * Jank comes from a hash of --seed and the frame, so a trace is repeatable:
- * about 1 display frame in 12 misses on SurfaceFlinger's side (CPU or GPU
- * deadline, Display HAL, prediction error, scheduling, stuffing: carried to
- * the surface frames of that vsync), about 1 surface frame in 7 on the
- * app's (deadline missed, buffer stuffing, resynced jitter, dropped,
- * unknown), with the present type each implies.
+ * Which frames are janky comes from a hash of --seed and the frame's number
+ * in the session, so a capture of the same length is repeatable: about 1
+ * display frame in 12 misses on SurfaceFlinger's side, about 1 surface frame
+ * in 7 on the app's; the kinds take turns, so a second of frames has each:
+ * SurfaceFlinger's (CPU or GPU deadline, Display HAL, prediction error,
+ * scheduling, stuffing, CPU deadline and Display HAL at once: carried to the
+ * surface frames of that vsync), the app's (deadline missed, buffer
+ * stuffing, resynced jitter, dropped, unknown, deadline and stuffing at
+ * once), with the present type each implies (on time, late, early,
+ * dropped, unknown).
  *
  * A frame is written once all its events are at or before the time asked
  * for, and only when it lies inside the session's window.
@@ -48,7 +52,8 @@ enum { P_ON_TIME = 1, P_LATE = 2, P_EARLY = 3, P_DROPPED = 4, P_UNKNOWN = 5 };
 struct pf_frames {
     uint32_t seed;
     uint64_t begin_ns, end_ns;
-    uint64_t next;              /* the next vsync number to write */
+    uint64_t first, next;       /* the session's first vsync number, the next */
+    unsigned sf_turn, app_turn; /* the next janky frame's kind */
     int app_in_front;           /* the launcher was in front at the start */
     int64_t cookie;
     struct dynbuf pkt, ev, sub;
@@ -86,7 +91,7 @@ struct pf_frames *pf_frames_new(const struct sim_device *dev, uint64_t begin_ns,
     f->seed = dev->opt.seed;
     f->begin_ns = begin_ns;
     f->end_ns = end_ns;
-    f->next = begin_ns / VSYNC_NS + 2;  /* the app's expected frame starts a vsync early */
+    f->first = f->next = begin_ns / VSYNC_NS + 2;   /* the app's expected frame: a vsync early */
     f->app_in_front = dev->app_alive && dev->app_activity == 2;
     dynbuf_init(&f->pkt, BUF_MAX);
     dynbuf_init(&f->ev, BUF_MAX);
@@ -118,14 +123,13 @@ static int app_draws(const struct pf_frames *f, uint64_t v, const struct sim_mar
 }
 
 /* SurfaceFlinger's own jank at vsync k: mostly none. */
-static uint32_t sf_jank(const struct pf_frames *f, uint64_t k)
+static uint32_t sf_jank(struct pf_frames *f, uint64_t k)
 {
-    static const uint32_t kinds[] = {J_SF_CPU, J_SF_GPU, J_HAL, J_PREDICTION, J_SF_SCHED,
+    static const uint32_t kinds[] = {J_SF_CPU, J_SF_SCHED, J_HAL, J_PREDICTION, J_SF_GPU,
                                      J_SF_STUFFING, J_SF_CPU | J_HAL};
-    uint64_t r = mix(((uint64_t)f->seed << 32) ^ k ^ 0x5f5f0000ull);
-    if (r % 12)
+    if (mix(((uint64_t)f->seed << 32) ^ (k - f->first) ^ 0x5f5f0000ull) % 12)
         return J_NONE;
-    return kinds[(r >> 16) % (sizeof(kinds) / sizeof(*kinds))];
+    return kinds[f->sf_turn++ % (sizeof(kinds) / sizeof(*kinds))];
 }
 
 static int sf_present(uint32_t jank)
@@ -134,14 +138,13 @@ static int sf_present(uint32_t jank)
 }
 
 /* An app's own jank at vsync k: mostly none. */
-static uint32_t app_jank(const struct pf_frames *f, uint64_t k, int pid)
+static uint32_t app_jank(struct pf_frames *f, uint64_t k, int pid)
 {
-    static const uint32_t kinds[] = {J_APP, J_APP, J_APP, J_STUFFING, J_STUFFING, J_DROPPED,
-                                     J_UNKNOWN, J_RESYNCED, J_APP | J_STUFFING};
-    uint64_t r = mix(((uint64_t)f->seed << 32) ^ (k * 131u + (uint64_t)pid));
-    if (r % 7)
+    static const uint32_t kinds[] = {J_APP, J_STUFFING, J_DROPPED, J_APP, J_UNKNOWN,
+                                     J_RESYNCED, J_APP | J_STUFFING, J_STUFFING};
+    if (mix(((uint64_t)f->seed << 32) ^ ((k - f->first) * 131u + (uint64_t)pid)) % 7)
         return 0;
-    return kinds[(r >> 16) % (sizeof(kinds) / sizeof(*kinds))];
+    return kinds[f->app_turn++ % (sizeof(kinds) / sizeof(*kinds))];
 }
 
 static struct ft_ev *add_ev(struct ft_frame *fr, uint64_t ts, int kind, int64_t cookie)
@@ -186,7 +189,7 @@ static int surface_present(uint32_t own, uint32_t carried)
 static void surface_frame(struct pf_frames *f, struct ft_frame *fr, uint64_t k, int pid,
                           uint32_t sf)
 {
-    uint64_t v = k * VSYNC_NS, r = mix(k ^ ((uint64_t)pid << 40));
+    uint64_t v = k * VSYNC_NS, r = mix((k - f->first) ^ ((uint64_t)pid << 40) ^ f->seed);
     uint32_t own = app_jank(f, k, pid);
     uint64_t dur = 3000000 + r % 9000000;
     if (own & (J_APP | J_RESYNCED))
@@ -216,7 +219,7 @@ static void build_frame(struct pf_frames *f, struct ft_frame *fr, uint64_t k,
         surface_frame(f, fr, k, UI_PID, sf);
     if (app)
         surface_frame(f, fr, k, APP_PID, sf);
-    uint64_t dur = 2000000 + mix(k) % 4000000;
+    uint64_t dur = 2000000 + mix((k - f->first) ^ f->seed) % 4000000;
     if (sf & (J_SF_CPU | J_SF_GPU | J_SF_STUFFING))
         dur += VSYNC_NS;
     struct ft_ev *a = slice_pair(f, fr, 0, v, v + 300000, dur, (int64_t)(k * 2 + 1), SF_PID);

@@ -48,12 +48,31 @@ static int has_suffix(const char *p, size_t n, const char *lit)
     return n >= k && !memcmp(p + n - k, lit, k);
 }
 
+/* The state in the usual shape, "prev_state=STATE ==> next_comm=...",
+ * from the arrow's '>' (memchr: a vector search, where a search for the
+ * key was a sixth of the summary's time); NULL when it is not so. */
+static const char *state_at_arrow(const char *a, size_t n)
+{
+    static const char key[] = "prev_state=";
+    const size_t k = sizeof(key) - 1;
+    const char *g = memchr(a, '>', n);
+    if (!g || g - a < (ptrdiff_t)(k + 4) || g[-1] != '=' || g[-2] != '=' || g[-3] != ' ')
+        return NULL;
+    size_t i = (size_t)(g - a) - 3;     /* the blank after the state */
+    for (size_t j = i - 1; j >= k && j + 8 >= i; j--)   /* a state of 1 to 8 bytes */
+        if (a[j - 1] == '=' && !memcmp(a + j - k, key, k))
+            return a + j;
+    return NULL;
+}
+
 int sum_prev_state(const char *a, size_t n)
 {
-    const char *at = memmem(a, n, "prev_state=", 11);
-    if (!at || at + 11 >= a + n)
+    const char *at = state_at_arrow(a, n);
+    if (!at && (at = memmem(a, n, "prev_state=", 11)))
+        at += 11;
+    if (!at || at >= a + n)
         return TS_NONE;
-    switch (at[11]) {
+    switch (*at) {
     case 'R':
         return TS_RUNNABLE;
     case 'D':
@@ -331,15 +350,20 @@ static void full_display(struct summary *s, const struct sum_thread *t, uint64_t
 static void slice_open(struct summary *s, struct sum_thread *t, const struct tev_mark *m,
                        uint64_t ts)
 {
+    /* most slices are of threads in no open launch: the (cached) launch
+     * first, the name's kind only for those and for reportFullyDrawn */
+    uint16_t li = launch_of(s, t);
+    if (!li) {
+        if (has_prefix(m->name, m->name_len, "reportFullyDrawn"))
+            full_display(s, t, ts);
+        return;
+    }
     int kind = slice_kind(m->name, m->name_len);
     if (kind == LS_RFD) {
         full_display(s, t, ts);
         return;
     }
     if (kind < 0)
-        return;
-    uint16_t li = launch_of(s, t);
-    if (!li)
         return;
     struct sum_launch *L = &s->launch[li - 1];
     int main = t->tgid == (int64_t)t->tid;

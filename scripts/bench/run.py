@@ -59,7 +59,7 @@ def child_rss(cmd):
 
 def bench_fromfile(lines):
     os.makedirs(WORK, exist_ok=True)
-    src = os.path.join(WORK, 'trace%dmb.z' % MB)
+    src = os.path.join(WORK, 'trace%dmb-launches.z' % MB)   # gentrace.py with launches
     if not os.path.exists(src):
         subprocess.run([sys.executable, os.path.join(TOP, 'scripts/bench/gentrace.py'),
                         str(MB), src], check=True)

@@ -6,7 +6,8 @@
 # 10-11's with MetricsLogger's intent-started and launch-finished slices
 # (a launch that never finished: no startup), and of Android 12+'s
 # launchingActivity#N slices and completed events (a canceled launch: no
-# startup); each as a page, as plain atrace text (no process dump: the app
+# startup), and of Android 14's (every completed event with its type;
+# canceled, completed-same-process and failed launches: no startup); each as a page, as plain atrace text (no process dump: the app
 # found by its comm) and as a Perfetto trace written by protoc (the markers
 # as ftrace print events, a process tree).
 . "$TOP/tests/lib.sh"
@@ -22,7 +23,7 @@ metric() {  # trace out.json
 check() {   # metrics.json summary.json
     python3 "$TOP/tests/tools/startupcheck.py" "$1" "$2" 3 || fail "startups of $2: $(cat "$2")"
 }
-for v in launching metricslogger android12; do
+for v in launching metricslogger android12 android14; do
     python3 "$TOP/tests/tools/mkstartup.py" ps.txt $v.txt $v || fail "mkstartup $v"
     python3 "$TOP/tests/browser/mkpage.py" $v.html ps.txt $v.txt || fail "mkpage $v"
     metric $v.html $v.metric.json

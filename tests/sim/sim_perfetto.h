@@ -12,6 +12,7 @@
 #include "sim.h"
 
 struct sh_cmd;
+struct sim_marker;
 
 #define PF_MAX_ITEMS 64
 
@@ -59,6 +60,19 @@ struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *
                                 struct sim_sink *out);
 int pf_writer_upto(struct pf_writer *w, uint64_t upto_ns);   /* -1: out failed */
 void pf_writer_free(struct pf_writer *w);
+
+/* SurfaceFlinger's frame timeline (sim_pfframes.c), for a config with the
+ * android.surfaceflinger.frametimeline data source: the frames of the
+ * vsyncs in [begin_ns, end_ns] as FrameTimelineEvent packets, each written
+ * once its last event is at or before upto_ns.  marks: the device's trace
+ * markers (a launch's first frame brings the launcher's frames).  -1 when
+ * out failed. */
+struct pf_frames;
+struct pf_frames *pf_frames_new(const struct sim_device *dev, uint64_t begin_ns,
+                                uint64_t end_ns);
+int pf_frames_upto(struct pf_frames *f, uint64_t upto_ns, const struct sim_marker *marks,
+                   size_t nmarks, struct sim_sink *out);
+void pf_frames_free(struct pf_frames *f);
 
 /* A recording session: sim_perfetto.c starts it, sim_pffile.c records. */
 struct pf_session {

@@ -23,6 +23,9 @@
  *
  * The device's trace markers made while the session records (am start's
  * launch slices, sim_launch.c) are print events like the atrace slices.
+ * With the android.surfaceflinger.frametimeline data source (Android 12+),
+ * SurfaceFlinger's frame timeline (sim_pfframes.c) goes between the
+ * bundles, each frame once the text has passed its time.
  *
  * Timestamps keep the text's microsecond resolution.  Binder and
  * workqueue lines of the model are not encoded (the config decides which
@@ -72,6 +75,8 @@ struct pf_writer {
     uint64_t begin_ns, end_ns;
     struct sim_marker *marks;               /* the device's markers in the window */
     size_t nmarks;
+    struct pf_frames *frames;               /* NULL: no frame timeline asked for */
+    uint64_t last_ts;                       /* of the last line read */
 };
 
 /* The packet in w->pkt, as a Trace.packet, to the output. */
@@ -246,6 +251,7 @@ static void line(struct pf_writer *w, const char *s, size_t len)
     if (strncmp(end, ": ", 2))
         return;
     uint64_t ts = secs * 1000000000ull + us * 1000;
+    w->last_ts = ts;
     char *ev = end + 2, *colon = strstr(ev, ": ");
     if (!colon)
         return;
@@ -372,6 +378,23 @@ static struct tracegen *generator(struct pf_writer *w, struct sim_device *dev,
     return tracegen_new(&g);
 }
 
+/* SurfaceFlinger's data source, which Android 12 brought. */
+static int wants_frame_timeline(const struct pf_config *cfg)
+{
+    for (size_t i = 0; i < cfg->nsources; i++)
+        if (!strcmp(cfg->sources[i], "android.surfaceflinger.frametimeline"))
+            return 1;
+    return 0;
+}
+
+/* The frames whose time the text has passed (upto_ns: all up to it). */
+static void frames_upto(struct pf_writer *w, uint64_t upto_ns)
+{
+    if (w->frames && !w->failed &&
+        pf_frames_upto(w->frames, upto_ns, w->marks, w->nmarks, w->out))
+        w->failed = 1;
+}
+
 struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *cfg,
                                 uint64_t begin_ns, uint64_t end_ns, int live,
                                 struct sim_sink *out)
@@ -396,7 +419,10 @@ struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *
     w->end_ns = end_ns;
     w->buf = malloc(CHUNK);
     w->gen = generator(w, dev, cfg, begin_ns, end_ns, live);
-    if (!w->buf || !w->gen) {
+    int ftl = dev->opt.sdk >= 31 && wants_frame_timeline(cfg);
+    if (ftl)
+        w->frames = pf_frames_new(dev, begin_ns, end_ns);
+    if (!w->buf || !w->gen || (ftl && !w->frames)) {
         pf_writer_free(w);
         return NULL;
     }
@@ -448,6 +474,7 @@ int pf_writer_upto(struct pf_writer *w, uint64_t upto_ns)
                 line(w, buf + at, (size_t)(nl - buf) - at);
         w->carry = n - at;
         memmove(buf, buf + at, w->carry);
+        frames_upto(w, w->last_ts);
         if (CHUNK - w->carry < TRACEGEN_MIN_READ)
             w->carry = 0;
     }
@@ -455,6 +482,7 @@ int pf_writer_upto(struct pf_writer *w, uint64_t upto_ns)
      * timestamp), so the file ends on whole packets after each call */
     for (int c = 0; c < NCPU; c++)
         flush_cpu(w, c);
+    frames_upto(w, upto_ns);
     return w->failed ? -1 : 0;
 }
 
@@ -463,6 +491,7 @@ void pf_writer_free(struct pf_writer *w)
     if (!w)
         return;
     tracegen_free(w->gen);
+    pf_frames_free(w->frames);
     for (int c = 0; c < NCPU; c++) {
         dynbuf_free(&w->cpu[c].events);
         for (int i = 0; i < NARR; i++)

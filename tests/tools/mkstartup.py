@@ -14,13 +14,18 @@ launch that never finished (Perfetto counts no startup for it).  With
 `android12`, Android 12+'s launch events: an async `launchingActivity#N`
 slice around each launch (`launching: PKG` inside it) and the instant
 `launchingActivity#N:completed-TYPE:PKG` (one unqualified `completed`,
-one `canceled` launch that is no startup)."""
+one `canceled` launch that is no startup).  With `android14`, Android
+14's results (ActivityMetricsLogger.LaunchingState.stopTrace): every
+completed one with its type, and besides a canceled launch two more that
+are no startup, `completed-same-process:PKG` (an activity of a process
+already in front) and `failed` (no package: nothing was launched)."""
 import sys
 
 L = []
 V = sys.argv[3] if len(sys.argv) > 3 else 'launching'
 ML = V == 'metricslogger'
-A12 = V == 'android12'
+A14 = V == 'android14'
+A12 = V == 'android12' or A14
 STATE = {'R': 0, 'R+': 0x100, 'S': 1, 'D': 2}
 
 
@@ -86,8 +91,9 @@ def launch(pkg, pid, cpu, t0, kind, rfd=False, finish=True, result=None, seq=[0]
         mark('system_server', 1010, SS, 0, t + 9200, 'E|%d' % SS)
     if A12:
         mark('system_server', 1010, SS, 0, t + 9300, 'F|%d|%s|0' % (SS, la))
-        mark('system_server', 1010, SS, 0, t + 9300, 'I|%d|%s:%s:%s' % (
-            SS, la, result or 'completed-' + kind, pkg))
+        mark('system_server', 1010, SS, 0, t + 9300, 'I|%d|%s:failed' % (SS, la)
+             if result == 'failed' else 'I|%d|%s:%s:%s' % (
+                 SS, la, result or 'completed-' + kind, pkg))
     if rfd:
         mark(comm, pid, pid, cpu, t + 20000, 'B|%d|reportFullyDrawn' % pid)
         mark(comm, pid, pid, cpu, t + 20500, 'E|%d' % pid)
@@ -96,8 +102,12 @@ def launch(pkg, pid, cpu, t0, kind, rfd=False, finish=True, result=None, seq=[0]
 
 launch('com.example.coldstart.app', 2000, 1, 100000000, 'cold', rfd=True)
 launch('com.example.warm', 3000, 2, 100300000, 'warm')
-launch('com.example.coldstart.app', 2000, 1, 100600000, 'hot', result='completed')
+launch('com.example.coldstart.app', 2000, 1, 100600000, 'hot',
+       result=None if A14 else 'completed')
 launch('com.example.warm', 3000, 2, 100900000, 'warm', finish=False, result='canceled')
+if A14:
+    launch('com.example.warm', 3000, 2, 101200000, 'hot', result='completed-same-process')
+    launch('com.example.coldstart.app', 2000, 1, 101500000, 'warm', result='failed')
 with open(sys.argv[1], 'w') as f:
     f.write('PROCESS DUMP\nUSER PID PPID VSZ RSS WCHAN ADDR S NAME COMMAND\n'
             'system 1000 1 1 1 0 0 S system_server system_server\n'

@@ -150,6 +150,9 @@ void tev_start(struct tevents *t, const char *name, size_t nlen, char ph);
 void tev_add(struct tevents *t, const char *s);
 void tev_addf(struct tevents *t, const char *fmt, ...) ST_PRINTF(2, 3);
 void tev_addstr(struct tevents *t, const char *p, size_t n);
+void tev_int(struct tevents *t, int64_t n);
+void tev_uint(struct tevents *t, uint64_t n);
+void tev_hexid(struct tevents *t, uint64_t n);     /* "0x..." */
 void tev_pidtid(struct tevents *t, int64_t pid, int64_t tid);
 enum st_err tev_emit(struct tevents *t);
 char *tev_strdup(struct tevents *t, const char *p, size_t n);

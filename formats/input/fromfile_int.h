@@ -104,6 +104,9 @@ void ff_chain_free(struct ff *f);
 
 /* A part copied as it is (a process dump, a JSON part). */
 enum st_err ff_verbatim_begin(struct ff *f, const char *name);
+/* The same for a traceEvents part of our own JSON, its `events` counted
+ * by its writer (not read again to count them). */
+enum st_err ff_verbatim_begin_counted(struct ff *f, const char *name, uint64_t events);
 enum st_err ff_verbatim_write(struct ff *f, const void *p, size_t n);
 enum st_err ff_verbatim_end(struct ff *f);
 

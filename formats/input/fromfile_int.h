@@ -41,6 +41,7 @@ struct ff_spool {
     uint64_t bytes;
 };
 #define FF_SPOOLS 3
+#define FF_PF_FACTS 512
 
 struct ff {
     struct tracewriter *w;
@@ -89,6 +90,12 @@ struct ff {
     struct pftrace *pf_scan;
     struct dynbuf pf_pending;   /* held back until the room is sized */
     struct tw_hole pf_hole;
+    /* the text's way to the guard and the page (and the writer's tees:
+     * the trace-event converter, the summary): a thread of its own; the
+     * frames' facts for the tees wait for it (FF_PF_FACTS) */
+    struct astage *pf_stage;
+    struct tw_fact pf_facts[FF_PF_FACTS];
+    size_t pf_nfacts;
     /* its other data as trace events, spooled (fromfile_pfev.c): the
      * events, the stack frames and the samples, a file each */
     struct ff_spool pfev[FF_SPOOLS];

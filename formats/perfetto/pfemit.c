@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/numfmt.h"
 #include "pb.h"
 
 /* The reader's error text, set once (pftrace.c and this file both call
@@ -79,16 +80,11 @@ enum st_err pf_flush_out(struct pftrace *t)
 /* v right-aligned in width (0: as long as it is), into q; returns the end. */
 static char *put_int(char *q, uint64_t v, int width, char pad)
 {
-    char d[24];
-    int n = 0;
-    do
-        d[n++] = (char)('0' + v % 10);
-    while ((v /= 10) && n < 24);
-    for (int i = n; i < width; i++)
+    size_t n = numfmt_len(v);
+    for (size_t i = n; i < (size_t)width; i++)
         *q++ = pad;
-    while (n)
-        *q++ = d[--n];
-    return q;
+    numfmt_put(q, v, n);
+    return q + n;
 }
 
 static const char *thread_name(const struct pftrace *t, uint32_t tid)

@@ -437,11 +437,11 @@ static enum st_err ff_pf_finish(struct ff *f)
 
 static void ff_pf_free(struct ff *f)
 {
+    pftrace_free(f->pf);        /* its formatting thread writes to the stage */
+    pftrace_free(f->pf_scan);
     astage_free(f->pf_stage);   /* its thread still writes to the guard */
     f->pf_stage = NULL;
     spool_done(f);
-    pftrace_free(f->pf);
-    pftrace_free(f->pf_scan);
     dynbuf_free(&f->pf_pending);
     ff_pfev_free(f);
     f->pf = f->pf_scan = NULL;

@@ -36,6 +36,17 @@ enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
     return e;
 }
 
+enum st_err pf_efail(struct pftrace *t, enum st_err e, const char *fmt, ...)
+{
+    if (t->edetail[0])
+        return e;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->edetail, sizeof(t->edetail), fmt, ap);
+    va_end(ap);
+    return e;
+}
+
 #define CLONE_THREAD 0x10000u
 
 void pf_uname(struct pftrace *t, const uint8_t *p, size_t n)
@@ -165,7 +176,7 @@ static enum st_err end(struct pftrace *t)
     if (!e)
         e = dynbuf_add(&t->out, t->line.data, t->line.len);
     if (e)
-        return pf_fail(t, e, "an ftrace line over 1 MB");
+        return pf_efail(t, e, "an ftrace line over 1 MB");
     t->st.lines++;
     return t->out.len >= PF_OUT_CHUNK ? pf_flush_out(t) : ST_OK;
 }
@@ -173,9 +184,9 @@ static enum st_err end(struct pftrace *t)
 static enum st_err body_error(struct pftrace *t, enum st_err e, const char *name, int64_t ts)
 {
     if (e == ST_ETOOBIG)
-        return pf_fail(t, e, "an ftrace line over 1 MB (a %s event at %lld ns)", name,
+        return pf_efail(t, e, "an ftrace line over 1 MB (a %s event at %lld ns)", name,
                        (long long)ts);
-    return pf_fail(t, ST_EFORMAT, "malformed Perfetto trace: a %s event at %lld ns cannot "
+    return pf_efail(t, ST_EFORMAT, "malformed Perfetto trace: a %s event at %lld ns cannot "
                    "be read", name, (long long)ts);
 }
 
@@ -374,7 +385,7 @@ enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n)
     n -= sizeof(r);
     switch (r.kind) {
     case PFR_TREE:
-        return pfnames_tree(t->names, p, n) ? pf_fail(t, ST_EFORMAT, "malformed Perfetto "
+        return pfnames_tree(t->names, p, n) ? pf_efail(t, ST_EFORMAT, "malformed Perfetto "
                                                      "trace: a process tree") : ST_OK;
     case PFR_EVENT:
         return event_line(t, ts, &r, p, n);

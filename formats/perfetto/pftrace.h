@@ -53,6 +53,8 @@ int pftrace_sniff(const unsigned char *p, size_t n);
 struct pftrace;
 
 struct pftrace *pftrace_new(void);
+/* The lines are formatted on a thread of the reader's own: free it while
+ * its output (pftrace_set_output) can still be written to. */
 void pftrace_free(struct pftrace *t);
 
 /* Pass 1 (optional): process trees, new tasks and renames only. */

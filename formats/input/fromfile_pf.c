@@ -32,6 +32,7 @@
 #define SCAN_CHUNK (1024 * 1024)
 #define LIVE_PENDING_MAX ((size_t)8 << 20)
 #define LIVE_HOLE_SLACK ((size_t)64 << 10)
+#define TEXT_STAGE_BUF ((size_t)256 << 10)     /* 1 MB in all (the 64 MB bound) */
 
 static const char header[] =
     "# tracer: nop\n#\n"
@@ -116,7 +117,7 @@ static enum st_err text_begin(struct ff *f)
     f->res->parts++;
     f->text_parts++;
     tguard_begin(f->guard, 1);
-    if (!(f->pf_stage = astage_new(f->gts.write, f->gts.ctx)))
+    if (!(f->pf_stage = astage_new_sized(f->gts.write, f->gts.ctx, TEXT_STAGE_BUF)))
         return ST_ENOMEM;
     pftrace_set_output(f->pf, astage_write, f->pf_stage);
     return astage_write(f->pf_stage, header, sizeof(header) - 1);

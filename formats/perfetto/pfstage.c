@@ -19,6 +19,7 @@
 #include "lib/astage.h"
 
 #define HEAD 12     /* int64 ts, uint32 length */
+#define STAGE_BUF ((size_t)256 << 10)  /* 1 MB in all: records are small */
 
 static enum st_err from_stage(void *ctx, const void *buf, size_t n);
 
@@ -27,7 +28,7 @@ enum st_err pfstage_push(void *ctx, int64_t ts, const uint8_t *p, size_t n)
     struct pftrace *t = ctx;
     if (!t->estage) {
         dynbuf_init(&t->erec, HEAD + PFSORT_ARENA / 4);
-        if (!(t->estage = astage_new(from_stage, t)))
+        if (!(t->estage = astage_new_sized(from_stage, t, STAGE_BUF)))
             return ST_ENOMEM;
     }
     uint8_t head[HEAD];

@@ -125,11 +125,15 @@ static enum st_err text_begin(struct ff *f)
 
 /* The writer's tees hear facts on this thread, and the stage's thread
  * feeds them the text: a fact waits until the stage has handed on all
- * it holds (a few at a time, so that the stage seldom waits). */
+ * it holds (a few at a time, so that the stage seldom waits).  The
+ * stage's writer is the reader's formatting thread: it is drained first,
+ * and then writes nothing until the next feed. */
 static void facts_flush(struct ff *f)
 {
-    if (f->pf_stage)
-        astage_drain(f->pf_stage);     /* its error comes back at the finish */
+    if (f->pf_stage) {      /* their errors come back at the finish */
+        pftrace_drain(f->pf);
+        astage_drain(f->pf_stage);
+    }
     for (size_t i = 0; i < f->pf_nfacts; i++)
         tw_fact(f->w, &f->pf_facts[i]);
     f->pf_nfacts = 0;

@@ -606,6 +606,11 @@ const struct pftev *pftrace_events(const struct pftrace *t)
     return t->tev;
 }
 
+enum st_err pftrace_drain(struct pftrace *t)
+{
+    return pfstage_drain(t);
+}
+
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n)
 {
     if (t->scanning)

@@ -105,10 +105,9 @@ static enum st_err process_dump(struct ff *f, const struct pftrace *t)
     return e ? e : ff_verbatim_end(f);
 }
 
-/* The text is formatted here and goes on to the guard, the page and its
- * tees on a thread of its own: reading and formatting on one core, the
- * page's escaping and the --trace-events conversion of the text on the
- * other. */
+/* The text goes on to the guard, the page and its tees (the page's
+ * escaping, the --trace-events conversion of the text) on a thread of its
+ * own, as the reader reads on one and formats on another (pfstage.c). */
 static enum st_err text_begin(struct ff *f)
 {
     enum st_err e = tw_begin(f->w, "systemTraceEvents");

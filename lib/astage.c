@@ -22,6 +22,7 @@ struct astage {
     int stop;                   /* under mu */
     _Atomic int err;            /* the next stage's first error */
     int inline_;                /* no thread: buf[0] handed on when full */
+    size_t size;                /* of each buffer */
 };
 
 /* Stages made on this thread run inline (astage_inline_here). */
@@ -59,9 +60,15 @@ static void *run(void *arg)
 
 struct astage *astage_new(st_write_fn out, void *ctx)
 {
+    return astage_new_sized(out, ctx, ASTAGE_BUF);
+}
+
+struct astage *astage_new_sized(st_write_fn out, void *ctx, size_t size)
+{
     struct astage *a = calloc(1, sizeof(*a));
     if (!a)
         return NULL;
+    a->size = size ? size : 1;
     a->out = out;
     a->ctx = ctx;
     pthread_mutex_init(&a->mu, NULL);
@@ -69,7 +76,7 @@ struct astage *astage_new(st_write_fn out, void *ctx)
     pthread_cond_init(&a->freed, NULL);
     a->inline_ = make_inline;
     for (int i = 0; i < (a->inline_ ? 1 : ASTAGE_NBUF); i++)
-        if (!(a->buf[i] = malloc(a->inline_ ? ASTAGE_INLINE_BUF : ASTAGE_BUF))) {
+        if (!(a->buf[i] = malloc(a->inline_ ? ASTAGE_INLINE_BUF : a->size))) {
             astage_free(a);
             return NULL;
         }
@@ -139,12 +146,12 @@ enum st_err astage_write(void *ctx, const void *p, size_t n)
     while (n && !atomic_load(&a->err)) {
         if (!a->fill)           /* small writes into a started slot take no lock */
             a->cur = next_slot(a);
-        size_t k = ASTAGE_BUF - a->fill < n ? ASTAGE_BUF - a->fill : n;
+        size_t k = a->size - a->fill < n ? a->size - a->fill : n;
         memcpy(a->buf[a->cur] + a->fill, s, k);
         a->fill += k;
         s += k;
         n -= k;
-        if (a->fill == ASTAGE_BUF)
+        if (a->fill == a->size)
             queue(a, a->cur);
     }
     return (enum st_err)atomic_load(&a->err);

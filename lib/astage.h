@@ -32,6 +32,9 @@ void astage_inline_here(int on);
 
 /* NULL when out of memory or no thread could be started. */
 struct astage *astage_new(st_write_fn out, void *ctx);
+/* The same with buffers of `size` bytes (ASTAGE_BUF above): for a stage
+ * of a conversion that has several, whose peak memory is bounded. */
+struct astage *astage_new_sized(st_write_fn out, void *ctx, size_t size);
 /* An st_write_fn: ctx is the struct astage. */
 enum st_err astage_write(void *ctx, const void *p, size_t n);
 /* Hand on what is held and wait until the next stage has taken all of it

@@ -77,6 +77,11 @@ enum tw_fact_kind {
     TW_FACT_NOT_SHOWN,      /* count items of kind `what` were not converted */
     TW_FACT_FRAME,          /* an actual frame of the frame timeline began */
     TW_FACT_FRAME_END,      /* ... and ended, dur_ns after it began */
+    /* in a traceEvents part, inside its open event array: the next
+     * `bytes` bytes of payload are `count` whole events, each "\n{...}"
+     * behind a ',' but the first (a writer of our own, trusted: a tee
+     * may copy them without reading them) */
+    TW_FACT_EVENT_RUN,
 };
 struct tw_fact {
     enum tw_fact_kind kind;
@@ -86,6 +91,7 @@ struct tw_fact {
      * JankType bits, PresentType (-1: absent) */
     int64_t pid, token;
     uint64_t dur_ns;
+    uint64_t bytes;         /* TW_FACT_EVENT_RUN */
     uint32_t jank;
     int present;
 };

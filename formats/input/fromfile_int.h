@@ -41,6 +41,7 @@ struct ff_spool {
     uint64_t bytes;
 };
 #define FF_SPOOLS 3
+#define FF_PF_FACTS 512
 
 struct ff {
     struct tracewriter *w;
@@ -89,6 +90,12 @@ struct ff {
     struct pftrace *pf_scan;
     struct dynbuf pf_pending;   /* held back until the room is sized */
     struct tw_hole pf_hole;
+    /* the text's way to the guard and the page (and the writer's tees:
+     * the trace-event converter, the summary): a thread of its own; the
+     * frames' facts for the tees wait for it (FF_PF_FACTS) */
+    struct astage *pf_stage;
+    struct tw_fact pf_facts[FF_PF_FACTS];
+    size_t pf_nfacts;
     /* its other data as trace events, spooled (fromfile_pfev.c): the
      * events, the stack frames and the samples, a file each */
     struct ff_spool pfev[FF_SPOOLS];
@@ -104,6 +111,9 @@ void ff_chain_free(struct ff *f);
 
 /* A part copied as it is (a process dump, a JSON part). */
 enum st_err ff_verbatim_begin(struct ff *f, const char *name);
+/* The same for a traceEvents part of our own JSON, its `events` counted
+ * by its writer (not read again to count them). */
+enum st_err ff_verbatim_begin_counted(struct ff *f, const char *name, uint64_t events);
 enum st_err ff_verbatim_write(struct ff *f, const void *p, size_t n);
 enum st_err ff_verbatim_end(struct ff *f);
 

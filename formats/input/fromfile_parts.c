@@ -102,6 +102,15 @@ enum st_err ff_verbatim_begin(struct ff *f, const char *name)
     return ST_OK;
 }
 
+enum st_err ff_verbatim_begin_counted(struct ff *f, const char *name, uint64_t events)
+{
+    enum st_err e = ff_verbatim_begin(f, name);
+    jscan_free(f->vcount);
+    f->vcount = NULL;
+    f->json_events += events;
+    return e;
+}
+
 enum st_err ff_verbatim_write(struct ff *f, const void *p, size_t n)
 {
     f->res->text_bytes += n;

@@ -26,11 +26,13 @@
 
 #include "formats/perfetto/pftrace.h"
 #include "fromfile_int.h"
+#include "lib/astage.h"
 #include "lib/plat.h"
 
 #define SCAN_CHUNK (1024 * 1024)
 #define LIVE_PENDING_MAX ((size_t)8 << 20)
 #define LIVE_HOLE_SLACK ((size_t)64 << 10)
+#define TEXT_STAGE_BUF ((size_t)256 << 10)     /* 1 MB in all (the 64 MB bound) */
 
 static const char header[] =
     "# tracer: nop\n#\n"
@@ -103,6 +105,9 @@ static enum st_err process_dump(struct ff *f, const struct pftrace *t)
     return e ? e : ff_verbatim_end(f);
 }
 
+/* The text goes on to the guard, the page and its tees (the page's
+ * escaping, the --trace-events conversion of the text) on a thread of its
+ * own, as the reader reads on one and formats on another (pfstage.c). */
 static enum st_err text_begin(struct ff *f)
 {
     enum st_err e = tw_begin(f->w, "systemTraceEvents");
@@ -111,8 +116,47 @@ static enum st_err text_begin(struct ff *f)
     f->res->parts++;
     f->text_parts++;
     tguard_begin(f->guard, 1);
-    pftrace_set_output(f->pf, f->gts.write, f->gts.ctx);
-    return f->gts.write(f->gts.ctx, header, sizeof(header) - 1);
+    if (!(f->pf_stage = astage_new_sized(f->gts.write, f->gts.ctx, TEXT_STAGE_BUF)))
+        return ST_ENOMEM;
+    pftrace_set_output(f->pf, astage_write, f->pf_stage);
+    return astage_write(f->pf_stage, header, sizeof(header) - 1);
+}
+
+/* The writer's tees hear facts on this thread, and the stage's thread
+ * feeds them the text: a fact waits until the stage has handed on all
+ * it holds (a few at a time, so that the stage seldom waits).  The
+ * stage's writer is the reader's formatting thread: it is drained first,
+ * and then writes nothing until the next feed. */
+static void facts_flush(struct ff *f)
+{
+    if (f->pf_stage) {      /* their errors come back at the finish */
+        pftrace_drain(f->pf);
+        astage_drain(f->pf_stage);
+    }
+    for (size_t i = 0; i < f->pf_nfacts; i++)
+        tw_fact(f->w, &f->pf_facts[i]);
+    f->pf_nfacts = 0;
+}
+
+static void fact_later(struct ff *f, const struct tw_fact *t)
+{
+    if (!f->pf_stage) {
+        tw_fact(f->w, t);
+        return;
+    }
+    if (f->pf_nfacts == FF_PF_FACTS)
+        facts_flush(f);
+    f->pf_facts[f->pf_nfacts++] = *t;
+}
+
+/* All the text handed on; the stage's first error, if any. */
+static enum st_err text_stage_end(struct ff *f)
+{
+    enum st_err e = f->pf_stage ? astage_finish(f->pf_stage) : ST_OK;
+    astage_free(f->pf_stage);
+    f->pf_stage = NULL;
+    facts_flush(f);
+    return e;
 }
 
 /* ---- facts for the summary (tw_fact): the reader knows no summary ---- */
@@ -123,7 +167,7 @@ static void frame_fact(void *ctx, const struct pftev_frame_info *i)
     struct tw_fact t = {.kind = i->ended ? TW_FACT_FRAME_END : TW_FACT_FRAME, .count = 1,
                         .pid = i->pid, .token = i->token, .dur_ns = i->dur_ns,
                         .jank = i->jank, .present = i->present};
-    tw_fact(f->w, &t);
+    fact_later(f, &t);
 }
 
 /* The converted events (metadata events named processes and threads, not
@@ -372,7 +416,9 @@ static enum st_err ff_pf_finish(struct ff *f)
         if (e)
             return pf_error(f, e);
     }
-    enum st_err e = pftrace_finish(f->pf);
+    enum st_err e = pftrace_finish(f->pf), es = text_stage_end(f);
+    if (es && (!e || e == ST_ETRUNCATED))
+        e = es;
     if (e == ST_ETRUNCATED) {
         f->res->truncated = 1;
         pf_error(f, e);
@@ -395,9 +441,11 @@ static enum st_err ff_pf_finish(struct ff *f)
 
 static void ff_pf_free(struct ff *f)
 {
-    spool_done(f);
-    pftrace_free(f->pf);
+    pftrace_free(f->pf);        /* its formatting thread writes to the stage */
     pftrace_free(f->pf_scan);
+    astage_free(f->pf_stage);   /* its thread still writes to the guard */
+    f->pf_stage = NULL;
+    spool_done(f);
     dynbuf_free(&f->pf_pending);
     ff_pfev_free(f);
     f->pf = f->pf_scan = NULL;

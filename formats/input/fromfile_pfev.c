@@ -117,15 +117,25 @@ static const char *const heads[FF_SPOOLS] = {
     "{\"traceEvents\":[", "\n],\n\"stackFrames\":{", "\n},\n\"samples\":["};
 static const char tail[] = "\n],\n\"metadata\":{\"clock-domain\":\"LINUX_FTRACE_GLOBAL\"}}\n";
 
+/* The events are counted and separated by their writer (pftev), so
+ * neither the page's count nor the --trace-events converter (told by a
+ * TW_FACT_EVENT_RUN) reads them again: that second reading was an eighth
+ * of a mixed trace's conversion. */
 enum st_err ff_pfev_part(struct ff *f)
 {
-    if (!f->pfev[SP_EVENTS].open || !f->pfev[SP_EVENTS].bytes)
+    struct ff_spool *ev = &f->pfev[SP_EVENTS];
+    if (!ev->open || !ev->bytes)
         return ST_OK;
-    enum st_err e = ff_verbatim_begin(f, "traceEvents");
+    uint64_t n = pftev_stats(pftrace_events(f->pf))->events;
+    enum st_err e = ff_verbatim_begin_counted(f, "traceEvents", n);
     for (int i = 0; !e && i < FF_SPOOLS; i++) {
         if (i && !f->pfev[SP_SAMPLES].bytes)
             break;      /* no samples: no empty keys */
         e = ff_verbatim_write(f, heads[i], strlen(heads[i]));
+        if (!e && i == SP_EVENTS) {
+            struct tw_fact run = {.kind = TW_FACT_EVENT_RUN, .count = n, .bytes = ev->bytes};
+            tw_fact(f->w, &run);
+        }
         if (!e)
             e = copy_back(&f->pfev[i]);
     }

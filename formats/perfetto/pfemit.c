@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/numfmt.h"
 #include "pb.h"
 
 /* The reader's error text, set once (pftrace.c and this file both call
@@ -31,6 +32,17 @@ enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(t->detail, sizeof(t->detail), fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+enum st_err pf_efail(struct pftrace *t, enum st_err e, const char *fmt, ...)
+{
+    if (t->edetail[0])
+        return e;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->edetail, sizeof(t->edetail), fmt, ap);
     va_end(ap);
     return e;
 }
@@ -79,16 +91,11 @@ enum st_err pf_flush_out(struct pftrace *t)
 /* v right-aligned in width (0: as long as it is), into q; returns the end. */
 static char *put_int(char *q, uint64_t v, int width, char pad)
 {
-    char d[24];
-    int n = 0;
-    do
-        d[n++] = (char)('0' + v % 10);
-    while ((v /= 10) && n < 24);
-    for (int i = n; i < width; i++)
+    size_t n = numfmt_len(v);
+    for (size_t i = n; i < (size_t)width; i++)
         *q++ = pad;
-    while (n)
-        *q++ = d[--n];
-    return q;
+    numfmt_put(q, v, n);
+    return q + n;
 }
 
 static const char *thread_name(const struct pftrace *t, uint32_t tid)
@@ -169,7 +176,7 @@ static enum st_err end(struct pftrace *t)
     if (!e)
         e = dynbuf_add(&t->out, t->line.data, t->line.len);
     if (e)
-        return pf_fail(t, e, "an ftrace line over 1 MB");
+        return pf_efail(t, e, "an ftrace line over 1 MB");
     t->st.lines++;
     return t->out.len >= PF_OUT_CHUNK ? pf_flush_out(t) : ST_OK;
 }
@@ -177,9 +184,9 @@ static enum st_err end(struct pftrace *t)
 static enum st_err body_error(struct pftrace *t, enum st_err e, const char *name, int64_t ts)
 {
     if (e == ST_ETOOBIG)
-        return pf_fail(t, e, "an ftrace line over 1 MB (a %s event at %lld ns)", name,
+        return pf_efail(t, e, "an ftrace line over 1 MB (a %s event at %lld ns)", name,
                        (long long)ts);
-    return pf_fail(t, ST_EFORMAT, "malformed Perfetto trace: a %s event at %lld ns cannot "
+    return pf_efail(t, ST_EFORMAT, "malformed Perfetto trace: a %s event at %lld ns cannot "
                    "be read", name, (long long)ts);
 }
 
@@ -378,7 +385,7 @@ enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n)
     n -= sizeof(r);
     switch (r.kind) {
     case PFR_TREE:
-        return pfnames_tree(t->names, p, n) ? pf_fail(t, ST_EFORMAT, "malformed Perfetto "
+        return pfnames_tree(t->names, p, n) ? pf_efail(t, ST_EFORMAT, "malformed Perfetto "
                                                      "trace: a process tree") : ST_OK;
     case PFR_EVENT:
         return event_line(t, ts, &r, p, n);

@@ -142,6 +142,17 @@ enum st_err pfksym_interned(struct pfksym *k, uint32_t scope, const uint8_t *p, 
     return e ? e : r ? ST_EFORMAT : ST_OK;
 }
 
+int pfksym_has_symbols(const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1)
+        if (f.num == 26 && f.wire == PB_LEN)
+            return 1;
+    return 0;
+}
+
 const char *pfksym_lookup(void *arg, uint64_t iid, size_t *len)
 {
     const struct pfksym *k = arg;

@@ -36,6 +36,9 @@ uint32_t pfksym_scope(struct pfksym *k, uint32_t seq, int cleared);
 /* An InternedData message of a scope: its kernel_symbols.  ST_EFORMAT if
  * malformed. */
 enum st_err pfksym_interned(struct pfksym *k, uint32_t scope, const uint8_t *p, size_t n);
+/* Does an InternedData message hold kernel symbols (a reader that formats
+ * on another thread waits for it before pfksym_interned changes them)? */
+int pfksym_has_symbols(const uint8_t *p, size_t n);
 /* The scope pfksym_lookup reads: the event's, before it is formatted. */
 void pfksym_use(struct pfksym *k, uint32_t scope);
 

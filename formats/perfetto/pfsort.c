@@ -124,32 +124,38 @@ static void release(struct pfsort *s, const struct pfs_rec *r)
 }
 
 /* Sort, hand on records until at least `want` bytes went or only `keep`
- * records are left. */
+ * records are left.  The new records are sorted, then merged with the
+ * run: the merge hands on from its front and keeps only the rest (in
+ * tmp, which becomes the index), so a record handed on is never copied
+ * and the rest are not moved down afterwards (that copying was most of
+ * the sort's time). */
 static enum st_err flush(struct pfsort *s, size_t want, size_t keep)
 {
-    size_t nn = s->nrec - s->nsorted;
-    msort(s->rec + s->nsorted, s->tmp, nn);
-    merge(s->rec, s->nsorted, s->rec + s->nsorted, nn, s->tmp);
-    struct pfs_rec *t = s->rec;
-    s->rec = s->tmp;
-    s->tmp = t;
-    size_t i = 0, gone = 0;
+    size_t na = s->nsorted, nb = s->nrec - s->nsorted, i = 0, j = 0, k = 0, done = 0;
+    size_t gone = 0;
+    const struct pfs_rec *a = s->rec, *b = s->rec + s->nsorted;
+    msort(s->rec + s->nsorted, s->tmp, nb);
     enum st_err e = ST_OK;
-    for (; i < s->nrec && (gone < want || i == 0) && s->nrec - i > keep; i++) {
-        struct pfs_rec *r = &s->rec[i];
+    int on = 1;
+    while (i < na || j < nb) {
+        const struct pfs_rec *r = j == nb || (i < na && !before(&b[j], &a[i])) ? &a[i++]
+                                                                               : &b[j++];
+        on = on && !e && (gone < want || !done) && s->nrec - done > keep;
+        if (!on) {
+            s->tmp[k++] = *r;
+            continue;
+        }
         e = s->emit(s->ctx, r->ts, r->p, r->len);
         gone += r->len;
         s->last = r->ts;
         s->emitted = 1;
         release(s, r);
-        if (e) {
-            i++;
-            break;
-        }
+        done++;
     }
-    memmove(s->rec, s->rec + i, (s->nrec - i) * sizeof(*s->rec));
-    s->nrec -= i;
-    s->nsorted = s->nrec;
+    struct pfs_rec *t = s->rec;
+    s->rec = s->tmp;
+    s->tmp = t;
+    s->nrec = s->nsorted = k;
     return e;
 }
 

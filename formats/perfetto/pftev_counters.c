@@ -47,12 +47,16 @@ static enum st_err emit(struct pftev *v, const char *name, const char *sub, uint
     ev_add(v, ",\"name\":");
     ev_str(v, full, strlen(full));
     ev_ts(v, ts);
-    ev_addf(v, ",\"pid\":%ld,\"tid\":%ld,\"args\":{\"%s\":", (long)pid, (long)pid, key);
+    ev_pidtid(v, pid, pid);
+    ev_add(v, ",\"args\":{\"");
+    ev_add(v, key);
+    ev_add(v, "\":");
     if (val != val || val - val != 0)
         ev_add(v, "null}");
-    else if (val > -9e18 && val < 9e18 && val == (double)(int64_t)val)
-        ev_addf(v, "%lld}", (long long)(int64_t)val);
-    else
+    else if (val > -9e18 && val < 9e18 && val == (double)(int64_t)val) {
+        ev_int(v, (int64_t)val);
+        ev_add(v, "}");
+    } else
         ev_addf(v, "%.17g}", val);
     v->st.counters++;
     return ev_emit(v);

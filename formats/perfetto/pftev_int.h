@@ -101,6 +101,10 @@ void ev_add(struct pftev *v, const char *s);
 void ev_addf(struct pftev *v, const char *fmt, ...) ST_PRINTF(2, 3);
 void ev_str(struct pftev *v, const char *p, size_t n);    /* a JSON string */
 void ev_ts(struct pftev *v, uint64_t ns);                  /* ,"ts":µs */
+void ev_int(struct pftev *v, int64_t n);
+void ev_uint(struct pftev *v, uint64_t n);
+void ev_hexid(struct pftev *v, uint64_t n);                /* "0x..." */
+void ev_pidtid(struct pftev *v, int64_t pid, int64_t tid); /* ,"pid":P,"tid":T */
 enum st_err ev_emit(struct pftev *v);
 /* M process_name / thread_name once per name change. */
 enum st_err pftev_name_process(struct pftev *v, int32_t pid, const uint8_t *p, size_t n);

@@ -117,8 +117,10 @@ static enum st_err log_event(struct pftev *v, uint32_t seq, const uint8_t *p, si
     ev_str(v, e.tag, e.tlen);
     ev_add(v, ",\"cat\":\"android_log\"");
     ev_ts(v, ts);
-    ev_addf(v, ",\"pid\":%ld,\"tid\":%ld,\"s\":\"t\",\"args\":{\"priority\":\"%c\",\"tag\":",
-            (long)e.pid, (long)e.tid, e.prio < 8 ? letters[e.prio] : '?');
+    char prio[] = ",\"s\":\"t\",\"args\":{\"priority\":\"?\",\"tag\":";
+    prio[sizeof(prio) - 10] = e.prio < 8 ? letters[e.prio] : '?';
+    ev_pidtid(v, e.pid, e.tid);
+    ev_add(v, prio);
     ev_str(v, e.tag, e.tlen);
     ev_add(v, ",\"message\":");
     message(v, &e);

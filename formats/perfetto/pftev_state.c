@@ -6,6 +6,8 @@
  */
 #include "pftev_int.h"
 
+#include "lib/numfmt.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,11 +223,43 @@ void ev_addf(struct pftev *v, const char *fmt, ...)
     v->ev_bad |= n < 0 || (size_t)n >= sizeof(buf) || dynbuf_add(&v->ev, buf, (size_t)n);
 }
 
+/* Numbers without printf (lib/numfmt.h): its format parsing was a sixth
+ * of a conversion. */
+void ev_int(struct pftev *v, int64_t n)
+{
+    char b[NUMFMT_MAX];
+    v->ev_bad |= dynbuf_add(&v->ev, b, numfmt_i64(b, n)) != ST_OK;
+}
+
+void ev_uint(struct pftev *v, uint64_t n)
+{
+    char b[NUMFMT_MAX];
+    v->ev_bad |= dynbuf_add(&v->ev, b, numfmt_u64(b, n)) != ST_OK;
+}
+
+void ev_hexid(struct pftev *v, uint64_t n)
+{
+    char b[NUMFMT_MAX + 4] = "\"0x";
+    size_t k = numfmt_hex(b + 3, n) + 3;
+    b[k++] = '"';
+    v->ev_bad |= dynbuf_add(&v->ev, b, k) != ST_OK;
+}
+
+void ev_pidtid(struct pftev *v, int64_t pid, int64_t tid)
+{
+    ev_add(v, ",\"pid\":");
+    ev_int(v, pid);
+    ev_add(v, ",\"tid\":");
+    ev_int(v, tid);
+}
+
 void ev_start(struct pftev *v, char ph)
 {
+    char b[] = ",\n{\"ph\":\"X\"";
     dynbuf_reset(&v->ev);
     v->ev_bad = 0;
-    ev_addf(v, "%s{\"ph\":\"%c\"", v->st.events ? ",\n" : "\n", ph);
+    b[sizeof(b) - 3] = ph;
+    ev_add(v, v->st.events ? b : b + 1);
 }
 
 /* Bytes of a valid UTF-8 sequence at p (1-4), 0 if not one. */
@@ -275,8 +309,9 @@ void ev_ts(struct pftev *v, uint64_t ns)
         v->st.first_ts = ns;
     if (ns > v->st.last_ts)
         v->st.last_ts = ns;
-    ev_addf(v, ",\"ts\":%llu.%03llu", (unsigned long long)(ns / 1000),
-            (unsigned long long)(ns % 1000));
+    char b[NUMFMT_MAX + 8] = ",\"ts\":";
+    size_t k = numfmt_us(b + 6, ns, 0) + 6;
+    v->ev_bad |= dynbuf_add(&v->ev, b, k) != ST_OK;
 }
 
 enum st_err ev_emit(struct pftev *v)
@@ -326,8 +361,11 @@ static enum st_err name_event(struct pftev *v, struct pftev_map *seen, uint64_t 
         return ST_ENOMEM;
     }
     ev_start(v, 'M');
-    ev_addf(v, ",\"name\":\"%s\",\"pid\":%ld,\"tid\":%ld,\"args\":{\"name\":", what,
-            (long)pid, (long)tid);
+    ev_add(v, ",\"name\":\"");
+    ev_add(v, what);
+    ev_add(v, "\"");
+    ev_pidtid(v, pid, tid);
+    ev_add(v, ",\"args\":{\"name\":");
     ev_str(v, (const char *)p, n);
     ev_add(v, "}");
     v->st.names++;

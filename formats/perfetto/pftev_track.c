@@ -183,9 +183,9 @@ static int annot_scalar(struct pftev *v, const struct pb_field *f)
     if (f->num == 2 && f->wire == PB_VARINT)
         ev_add(v, f->v ? "true" : "false");
     else if (f->num == 3 && f->wire == PB_VARINT)
-        ev_addf(v, "%llu", (unsigned long long)f->v);
+        ev_uint(v, f->v);
     else if (f->num == 4 && f->wire == PB_VARINT)
-        ev_addf(v, "%lld", (long long)(int64_t)f->v);
+        ev_int(v, (int64_t)f->v);
     else if (f->num == 5 && f->wire == PB_I64) {
         double d = pb_double(f->v);
         if (d != d || d - d != 0)   /* NaN, infinities: not JSON numbers */
@@ -193,7 +193,7 @@ static int annot_scalar(struct pftev *v, const struct pb_field *f)
         else
             ev_addf(v, "%.17g", d);
     } else if (f->num == 7 && f->wire == PB_VARINT)
-        ev_addf(v, "\"0x%llx\"", (unsigned long long)f->v);
+        ev_hexid(v, f->v);
     else if ((f->num == 6 || f->num == 9) && f->wire == PB_LEN)
         ev_str(v, (const char *)f->p, f->len);
     else if (f->num == 17 && f->wire == PB_VARINT)
@@ -255,9 +255,10 @@ static void flows(struct pftev *v, const struct tev *e)
         return;
     uint8_t *state = pmap_get(&v->flows, id);
     int in = state && *state;
-    ev_addf(v, ",\"bind_id\":\"0x%llx\"%s%s", (unsigned long long)id,
-            in || e->has_term ? ",\"flow_in\":true" : "",
-            e->has_term ? "" : ",\"flow_out\":true");
+    ev_add(v, ",\"bind_id\":");
+    ev_hexid(v, id);
+    ev_add(v, in || e->has_term ? ",\"flow_in\":true" : "");
+    ev_add(v, e->has_term ? "" : ",\"flow_out\":true");
     v->st.flows++;
     if (e->has_term) {
         pmap_del(&v->flows, id);
@@ -297,13 +298,16 @@ static enum st_err counter(struct pftev *v, const struct pftev_track *t, const s
     int32_t pid = pftev_track_pid(v, t);
     head(v, 'C', name, strlen(name), NULL);
     ev_ts(v, ts);
-    ev_addf(v, ",\"pid\":%ld,\"tid\":%ld", (long)(pid < 0 ? 0 : pid), (long)(pid < 0 ? 0 : pid));
+    ev_pidtid(v, pid < 0 ? 0 : pid, pid < 0 ? 0 : pid);
     if (e->is_double && (e->dval != e->dval || e->dval - e->dval != 0))
         ev_add(v, ",\"args\":{\"value\":null}");
     else if (e->is_double)
         ev_addf(v, ",\"args\":{\"value\":%.17g}", e->dval);
-    else
-        ev_addf(v, ",\"args\":{\"value\":%lld}", (long long)e->ival);
+    else {
+        ev_add(v, ",\"args\":{\"value\":");
+        ev_int(v, e->ival);
+        ev_add(v, "}");
+    }
     v->st.counters++;
     return ev_emit(v);
 }
@@ -335,10 +339,12 @@ static void place(struct pftev *v, const struct pftev_track *t, int thread)
 {
     int32_t pid = pftev_track_pid(v, t);
     if (thread)
-        ev_addf(v, ",\"pid\":%ld,\"tid\":%ld", (long)t->pid, (long)t->tid);
-    else
-        ev_addf(v, ",\"pid\":%ld,\"tid\":%ld,\"id\":\"0x%llx\"", (long)(pid < 0 ? 0 : pid),
-                (long)(pid < 0 ? 0 : pid), (unsigned long long)t->uuid);
+        ev_pidtid(v, t->pid, t->tid);
+    else {
+        ev_pidtid(v, pid < 0 ? 0 : pid, pid < 0 ? 0 : pid);
+        ev_add(v, ",\"id\":");
+        ev_hexid(v, t->uuid);
+    }
 }
 
 static enum st_err slice_end(struct pftev *v, struct pftev_track *t, int thread, uint64_t ts)
@@ -380,9 +386,8 @@ static enum st_err slice(struct pftev *v, struct pftev_seq *s, struct pftev_trac
     ev_ts(v, ts);
     if (ph == 'i') {
         int32_t pid = pftev_track_pid(v, t);
-        ev_addf(v, ",\"pid\":%ld,\"tid\":%ld,\"s\":\"%c\"", (long)(pid < 0 ? 0 : pid),
-                (long)(thread ? t->tid : pid < 0 ? 0 : pid),
-                thread ? 't' : pid < 0 ? 'g' : 'p');
+        ev_pidtid(v, pid < 0 ? 0 : pid, thread ? t->tid : pid < 0 ? 0 : pid);
+        ev_add(v, thread ? ",\"s\":\"t\"" : pid < 0 ? ",\"s\":\"g\"" : ",\"s\":\"p\"");
         v->st.instants++;
     } else {
         place(v, t, thread);

@@ -45,7 +45,7 @@ struct pftrace *pftrace_new(void)
     t->scan_names = pfnames_new();
     t->names = pfnames_new();
     t->cpu = calloc(PF_CPUS, sizeof(*t->cpu));
-    t->sort = pfsort_new(0, 0, pf_emit, t);
+    t->sort = pfsort_new(0, 0, pfstage_push, t);
     t->ksym = pfksym_new();
     t->ev.ksym = pfksym_lookup;
     t->ev.ksym_arg = t->ksym;   /* pf_emit sets the scope (pfksym_use) */
@@ -61,6 +61,7 @@ void pftrace_free(struct pftrace *t)
 {
     if (!t)
         return;
+    pfstage_free(t);    /* its thread formats what it holds: first */
     if (t->z_init)
         inflateEnd(&t->z);
     dynbuf_free(&t->pkt);
@@ -80,10 +81,18 @@ void pftrace_free(struct pftrace *t)
 
 /* ---- FtraceEventBundle -------------------------------------------------- */
 
+/* An error of the formatting thread, in its own words. */
+static enum st_err stage_fail(struct pftrace *t, enum st_err e)
+{
+    return pf_fail(t, e, "%s", t->edetail[0] ? t->edetail : st_strerror(e));
+}
+
 static enum st_err push(struct pftrace *t, int64_t ts, const struct pfrec *r,
                         const void *body, size_t n)
 {
     enum st_err e = pfsort_push(t->sort, ts, r, sizeof(*r), body, n);
+    if (e && t->estage_failed)
+        return stage_fail(t, e);
     if (e == ST_ETOOBIG)
         return malformed(t, "an ftrace event over 5 MB");
     return e ? pf_fail(t, e, "%s", t->detail[0] ? t->detail : st_strerror(e)) : ST_OK;
@@ -414,10 +423,16 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
     if (r)
         return malformed(t, "a packet");
     enum st_err e = ST_OK;
+    /* what the formatting thread reads changes: it waits for the change */
+    if (k.sys && (t->scanning || !t->scanned) && (e = pfstage_drain(t)))
+        return stage_fail(t, e);
     if (k.sys && (t->scanning || !t->scanned))
         pf_uname(t, k.sys, k.sn);
     if (!t->scanning)
         t->ksym_scope = pfksym_scope(t->ksym, (uint32_t)k.seq, k.cleared || (k.flags & 1));
+    if (k.interned && !t->scanning && pfksym_has_symbols(k.interned, k.in) &&
+        (e = pfstage_drain(t)))
+        return stage_fail(t, e);
     if (k.interned && !t->scanning &&
         pfksym_interned(t->ksym, t->ksym_scope, k.interned, k.in))
         return malformed(t, "interned data");
@@ -591,6 +606,11 @@ const struct pftev *pftrace_events(const struct pftrace *t)
     return t->tev;
 }
 
+enum st_err pftrace_drain(struct pftrace *t)
+{
+    return pfstage_drain(t);
+}
+
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n)
 {
     if (t->scanning)
@@ -626,7 +646,11 @@ static enum st_err no_ftrace(struct pftrace *t)
 enum st_err pftrace_finish(struct pftrace *t)
 {
     int cut = t->fs != PF_TAG || t->vlen;
-    enum st_err e = pfsort_finish(t->sort);
+    enum st_err e = pfsort_finish(t->sort), es = pfstage_finish(t);
+    if (!e)
+        e = es;
+    if (e && t->estage_failed)
+        e = stage_fail(t, e);
     if (!e)
         e = pf_flush_out(t);
     enum st_err te = !e && t->tev ? pftev_finish(t->tev) : ST_OK;

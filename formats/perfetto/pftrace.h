@@ -53,7 +53,14 @@ int pftrace_sniff(const unsigned char *p, size_t n);
 struct pftrace;
 
 struct pftrace *pftrace_new(void);
+/* The lines are formatted on a thread of the reader's own: free it while
+ * its output (pftrace_set_output) can still be written to. */
 void pftrace_free(struct pftrace *t);
+/* Wait until that thread has formatted all it was handed (the lines it
+ * holds back for its output stay held): until the next feed, nothing
+ * writes to the output, so the caller may act on what is behind it.  Its
+ * first error, if any (the feed or the finish also says it). */
+enum st_err pftrace_drain(struct pftrace *t);
 
 /* Pass 1 (optional): process trees, new tasks and renames only. */
 enum st_err pftrace_scan_feed(struct pftrace *t, const void *p, size_t n);

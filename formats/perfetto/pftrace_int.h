@@ -82,16 +82,31 @@ struct pftrace {
     uint64_t bundles;
     struct pftrace_stats st;
     char detail[320];
+    /* the formatting thread (pfstage.c) and its own error text */
+    struct astage *estage;
+    struct dynbuf erec;         /* a record cut by a stage buffer's end */
+    int estage_failed;
+    char edetail[320];
 };
 
-/* pfemit.c: the reader's error text, set once; one sorted record to a
- * line (or a state change). */
+/* pfemit.c: the reader's error text, set once (pf_efail: the formatting
+ * thread's); one sorted record to a line (or a state change). */
 enum st_err pf_fail(struct pftrace *t, enum st_err e, const char *fmt, ...)
+    ST_PRINTF(3, 4);
+enum st_err pf_efail(struct pftrace *t, enum st_err e, const char *fmt, ...)
     ST_PRINTF(3, 4);
 enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n);
 /* Pass 1: task_newtask / task_rename of a bundle name threads and processes. */
 enum st_err pf_scan_bundle(struct pftrace *t, const uint8_t *p, size_t n);
 enum st_err pf_flush_out(struct pftrace *t);
 void pf_uname(struct pftrace *t, const uint8_t *p, size_t n);
+
+/* pfstage.c: records to pf_emit on a thread of their own.  push is the
+ * sort's emit function; drain before changing what pf_emit reads. */
+struct astage;
+enum st_err pfstage_push(void *ctx, int64_t ts, const uint8_t *p, size_t n);
+enum st_err pfstage_drain(struct pftrace *t);
+enum st_err pfstage_finish(struct pftrace *t);
+void pfstage_free(struct pftrace *t);
 
 #endif

@@ -212,6 +212,12 @@ static void tee_end(void *ctx)
     tevents_end_part(ctx);
 }
 
+static void tee_fact(void *ctx, const struct tw_fact *f)
+{
+    if (f->kind == TW_FACT_EVENT_RUN)
+        tev_pass_run(ctx, f->count, f->bytes);
+}
+
 void tevents_tee(struct tevents *t, struct tw_tee *tee)
 {
     tee->begin = tee_begin;
@@ -219,7 +225,7 @@ void tevents_tee(struct tevents *t, struct tw_tee *tee)
     tee->end = tee_end;
     tee->restart = tee_restart;
     tee->ctx = t;
-    tee->fact = NULL;
+    tee->fact = tee_fact;
 }
 
 /* Unclosed slices become B events (open to the end of the trace). */

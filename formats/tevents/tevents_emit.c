@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tevents_int.h"
+#include "lib/numfmt.h"
 
 enum st_err tev_fail(struct tevents *t, enum st_err e, const char *what)
 {
@@ -69,6 +70,28 @@ void tev_addf(struct tevents *t, const char *fmt, ...)
     t->ev_bad |= n < 0 || (size_t)n >= sizeof(buf) || dynbuf_add(&t->ev, buf, (size_t)n);
 }
 
+/* Numbers without printf (lib/numfmt.h): its format parsing was a sixth
+ * of a Perfetto trace's conversion. */
+void tev_int(struct tevents *t, int64_t n)
+{
+    char b[NUMFMT_MAX];
+    t->ev_bad |= dynbuf_add(&t->ev, b, numfmt_i64(b, n)) != ST_OK;
+}
+
+void tev_uint(struct tevents *t, uint64_t n)
+{
+    char b[NUMFMT_MAX];
+    t->ev_bad |= dynbuf_add(&t->ev, b, numfmt_u64(b, n)) != ST_OK;
+}
+
+void tev_hexid(struct tevents *t, uint64_t n)
+{
+    char b[NUMFMT_MAX + 4] = "\"0x";
+    size_t k = numfmt_hex(b + 3, n) + 3;
+    b[k++] = '"';
+    t->ev_bad |= dynbuf_add(&t->ev, b, k) != ST_OK;
+}
+
 void tev_addstr(struct tevents *t, const char *p, size_t n)
 {
     t->ev_bad |= tj_str(&t->ev, p, n) != ST_OK;
@@ -84,17 +107,24 @@ void tev_start(struct tevents *t, const char *name, size_t nlen, char ph)
         tev_addstr(t, name, nlen);
         tev_add(t, ",");
     }
-    tev_addf(t, "\"ph\":\"%c\"", ph);
+    char b[] = "\"ph\":\"X\"";
+    b[sizeof(b) - 3] = ph;
+    tev_add(t, b);
 }
 
 void tev_pidtid(struct tevents *t, int64_t pid, int64_t tid)
 {
-    tev_addf(t, ",\"pid\":%lld,\"tid\":%lld", (long long)pid, (long long)tid);
+    tev_add(t, ",\"pid\":");
+    tev_int(t, pid);
+    tev_add(t, ",\"tid\":");
+    tev_int(t, tid);
 }
 
 void tev_ts(struct tevents *t, const char *key, uint64_t ns)
 {
-    tev_addf(t, ",\"%s\":", key);
+    tev_add(t, ",\"");
+    tev_add(t, key);
+    tev_add(t, "\":");
     t->ev_bad |= tj_us(&t->ev, ns) != ST_OK;
 }
 

@@ -207,7 +207,8 @@ static enum st_err async_mark(struct tevents *t, struct tev_thread *th, int64_t 
         t->st.async_end++;
     }
     tev_start(t, m->name, m->name_len, m->phase == 'S' ? 'b' : 'e');
-    tev_addf(t, ",\"cat\":\"atrace\",\"id\":\"0x%llx\"", (unsigned long long)id);
+    tev_add(t, ",\"cat\":\"atrace\",\"id\":");
+    tev_hexid(t, id);
     tev_ts(t, "ts", ts);
     tev_pidtid(t, pid, th->tid);
     tev_add(t, ",\"args\":{\"cookie\":");
@@ -239,7 +240,9 @@ static enum st_err marker(struct tevents *t, const struct tev_line *l, const cha
         tev_start(t, m.name, m.name_len, 'C');
         tev_ts(t, "ts", l->ts_ns);
         tev_pidtid(t, m.tgid >= 0 ? m.tgid : pid, th->tid);
-        tev_addf(t, ",\"args\":{\"value\":%lld}", (long long)m.num);
+        tev_add(t, ",\"args\":{\"value\":");
+        tev_int(t, m.num);
+        tev_add(t, "}");
         tev_proc_used(t, m.tgid >= 0 ? m.tgid : pid);
         t->st.counters++;
         return tev_emit(t);
@@ -289,7 +292,9 @@ enum st_err tev_cpu_close(struct tevents *t, uint32_t n, uint64_t ts)
     tev_ts(t, "ts", c->start);
     tev_ts(t, "dur", ts >= c->start ? ts - c->start : 0);
     tev_pidtid(t, TEV_CPU_PID, TEV_CPU_PID + 1 + (int64_t)n);
-    tev_addf(t, ",\"args\":{\"tid\":%u}", (unsigned)c->pid);
+    tev_add(t, ",\"args\":{\"tid\":");
+    tev_uint(t, (unsigned)c->pid);
+    tev_add(t, "}");
     c->used = 1;
     t->cpu_used = 1;
     t->st.cpu_slices++;
@@ -337,8 +342,11 @@ static enum st_err cpu_counter(struct tevents *t, const struct tev_line *l, cons
     /* cpu_idle's "no longer idle" is (u32)-1: written as -1 */
     if (state == 4294967295ull)
         tev_add(t, ",\"args\":{\"value\":-1}");
-    else
-        tev_addf(t, ",\"args\":{\"value\":%llu}", (unsigned long long)state);
+    else {
+        tev_add(t, ",\"args\":{\"value\":");
+        tev_uint(t, state);
+        tev_add(t, "}");
+    }
     t->cpus[id].used = 1;
     t->cpu_used = 1;
     t->st.cpu_counters++;

@@ -95,6 +95,9 @@ struct tev_pass {
     size_t klen;
     int side;               /* in the root's stackFrames (1) or samples (2) */
     int side_body;          /* ... and this part wrote some of it */
+    uint64_t run_left;      /* bytes left of a trusted run of events */
+    uint64_t run_events;    /* ... and how many events it holds */
+    int run_begun;
 };
 /* The parts' stackFrames members and samples elements, spooled for the
  * end of the JSON (tevents_pass.c). */
@@ -136,6 +139,10 @@ struct tevents {
 /* tevents_pass.c: a traceEvents part's events copied as they are. */
 void tev_pass_begin(struct tevents *t);
 enum st_err tev_pass_feed(struct tevents *t, const char *p, size_t n);
+/* The next `bytes` fed are `events` whole events, "\n{...}" each behind
+ * a ',' but the first (TW_FACT_EVENT_RUN): copied without being read.
+ * Ignored unless the part is inside its event array between events. */
+void tev_pass_run(struct tevents *t, uint64_t events, uint64_t bytes);
 /* Before the end of the JSON: close the event array, write what the
  * parts had of stackFrames and samples (leaving the samples array open
  * for the caller's closing), if any. */
@@ -150,6 +157,9 @@ void tev_start(struct tevents *t, const char *name, size_t nlen, char ph);
 void tev_add(struct tevents *t, const char *s);
 void tev_addf(struct tevents *t, const char *fmt, ...) ST_PRINTF(2, 3);
 void tev_addstr(struct tevents *t, const char *p, size_t n);
+void tev_int(struct tevents *t, int64_t n);
+void tev_uint(struct tevents *t, uint64_t n);
+void tev_hexid(struct tevents *t, uint64_t n);     /* "0x..." */
 void tev_pidtid(struct tevents *t, int64_t pid, int64_t tid);
 enum st_err tev_emit(struct tevents *t);
 char *tev_strdup(struct tevents *t, const char *p, size_t n);

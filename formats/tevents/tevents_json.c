@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "tevents_int.h"
+#include "lib/numfmt.h"
 
 /* Length of a valid UTF-8 sequence at p, 0 if invalid or cut short. */
 static size_t utf8_len(const unsigned char *p, size_t n)
@@ -58,8 +59,6 @@ enum st_err tj_str(struct dynbuf *b, const char *s, size_t n)
 
 enum st_err tj_us(struct dynbuf *b, uint64_t ns)
 {
-    unsigned frac = (unsigned)(ns % 1000);
-    if (!frac)
-        return dynbuf_printf(b, "%llu", (unsigned long long)(ns / 1000));
-    return dynbuf_printf(b, "%llu.%03u", (unsigned long long)(ns / 1000), frac);
+    char s[NUMFMT_MAX];
+    return dynbuf_add(b, s, numfmt_us(s, ns, 1));
 }

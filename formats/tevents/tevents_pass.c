@@ -117,10 +117,47 @@ static void side_run(struct tevents *t, const char *p, size_t n)
     side_write(t, d, p, n);
 }
 
+void tev_pass_run(struct tevents *t, uint64_t events, uint64_t bytes)
+{
+    struct tev_pass *s = &t->pass;
+    if (t->mode != TEV_JSON || s->in_str || s->in_elem || s->arr <= 0 || s->depth != s->arr ||
+        s->run_left || !bytes || !events)
+        return;
+    s->run_left = bytes;
+    s->run_events = events;
+    s->run_begun = 0;
+}
+
+/* The run's bytes as they are: its first event's separator is ours to
+ * write (a ',' when events came before), the rest are in the run. */
+static size_t run_copy(struct tevents *t, const char *p, size_t n)
+{
+    struct tev_pass *s = &t->pass;
+    size_t k = n < s->run_left ? n : (size_t)s->run_left;
+    if (!s->run_begun && k) {
+        s->run_begun = 1;
+        if (t->nev)
+            tev_out_write(t, ",", 1);
+    }
+    tev_out_write(t, p, k);
+    s->run_left -= k;
+    if (!s->run_left) {     /* the last one is read on to its end, as the scan would */
+        t->nev += s->run_events - 1;
+        t->st.events += s->run_events - 1;
+        s->in_elem = 1;
+    }
+    return k;
+}
+
 enum st_err tev_pass_feed(struct tevents *t, const char *p, size_t n)
 {
     struct tev_pass *s = &t->pass;
     size_t run = 0, srun = 0;
+    if (s->run_left) {
+        size_t k = run_copy(t, p, n);
+        p += k;
+        n -= k;
+    }
     for (size_t i = 0; i < n && !t->err; i++) {
         char c = p[i];
         if (s->in_str) {

@@ -49,6 +49,32 @@ static void in_order(void **st)
     free(src);
 }
 
+/* Small buffers (astage_new_sized): the same bytes in order, a write
+ * spanning many buffers included. */
+static void sized_in_order(void **st)
+{
+    (void)st;
+    static const size_t sizes[] = {1, 5, 100, 1000, 70000};
+    unsigned char src[200000];
+    for (size_t i = 0; i < sizeof(src); i++)
+        src[i] = (unsigned char)(i * 2654435761u >> 13);
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
+        struct sinkstate s = {0};
+        dynbuf_init(&s.got, 1u << 20);
+        struct astage *a = astage_new_sized(sink, &s, 64);
+        assert_non_null(a);
+        for (size_t off = 0; off < sizeof(src); off += sizes[k]) {
+            size_t n = sizeof(src) - off < sizes[k] ? sizeof(src) - off : sizes[k];
+            assert_int_equal(astage_write(a, src + off, n), ST_OK);
+        }
+        assert_int_equal(astage_finish(a), ST_OK);
+        astage_free(a);
+        assert_int_equal(s.got.len, sizeof(src));
+        assert_memory_equal(s.got.data, src, sizeof(src));
+        dynbuf_free(&s.got);
+    }
+}
+
 static void error_comes_back(void **st)
 {
     (void)st;
@@ -144,6 +170,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(error_comes_back, go_inline, go_threaded),
         cmocka_unit_test_setup_teardown(free_without_finish, go_inline, go_threaded),
         cmocka_unit_test(inline_gathers),
+        cmocka_unit_test(sized_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,8 @@
 static void print_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const char *buf)
 {
     struct dynbuf ev, pr;
-    dynbuf_init(&ev, 4096);
-    dynbuf_init(&pr, 4096);
+    dynbuf_init(&ev, strlen(buf) + 4096);
+    dynbuf_init(&pr, strlen(buf) + 4096);
     pbw_str(&pr, 2, buf);
     pbw_uint(&ev, 1, ts);
     pbw_uint(&ev, 2, pid);
@@ -32,7 +32,7 @@ static void print_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const 
 static void packet(struct dynbuf *trace, uint32_t field, const struct dynbuf *body)
 {
     struct dynbuf pk;
-    dynbuf_init(&pk, 1 << 20);
+    dynbuf_init(&pk, body->len + 64);
     pbw_bytes(&pk, field, body->data, body->len);
     pbw_bytes(trace, 1, pk.data, pk.len);
     dynbuf_free(&pk);
@@ -109,6 +109,45 @@ static void test_order_and_splits(void **state)
     dynbuf_free(&in);
     dynbuf_free(&whole);
     dynbuf_free(&part);
+}
+
+/* A line over 1 MB stops the conversion with the formatting thread's own
+ * words (pfstage.c), whether the sort hands it on at the finish or while
+ * the trace is still read (many records after it). */
+static void test_line_too_long(void **state)
+{
+    (void)state;
+    for (int later = 0; later < 2; later++) {
+        struct dynbuf in, out, b;
+        dynbuf_init(&in, (size_t)64 << 20);
+        dynbuf_init(&out, (size_t)64 << 20);
+        dynbuf_init(&b, (size_t)4 << 20);
+        char *big = malloc((size_t)3 << 19);
+        assert_non_null(big);
+        memset(big, 'x', ((size_t)3 << 19) - 1);
+        big[((size_t)3 << 19) - 1] = '\0';
+        pbw_uint(&b, 1, 0);
+        print_event(&b, 2000000000, 10, "B|10|before\n");
+        print_event(&b, 2000000001, 10, big);
+        packet(&in, 1, &b);
+        for (int i = 0; later && i < 300000 / 500; i++) {
+            dynbuf_reset(&b);
+            pbw_uint(&b, 1, 0);
+            for (int k = 0; k < 500; k++)
+                print_event(&b, 2000000002 + (uint64_t)(i * 500 + k), 10, "E|10\n");
+            packet(&in, 1, &b);
+        }
+        char detail[320];
+        enum st_err e = convert(&in, 0, &out, detail, sizeof(detail));
+        if (e != ST_ETOOBIG)
+            fail_msg("later %d: %d %s", later, (int)e, detail);
+        if (!strstr(detail, "an ftrace line over 1 MB (a tracing_mark_write event at 2000000001 ns)"))
+            fail_msg("later %d: %s", later, detail);
+        free(big);
+        dynbuf_free(&in);
+        dynbuf_free(&out);
+        dynbuf_free(&b);
+    }
 }
 
 static void test_cut_and_junk(void **state)
@@ -543,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_names_dump_escaped),
         cmocka_unit_test(test_big_packet_counted_once),
         cmocka_unit_test(test_ksym_sequences),
+        cmocka_unit_test(test_line_too_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

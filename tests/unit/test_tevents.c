@@ -540,6 +540,71 @@ static void empty(void **st)
     free(got);
 }
 
+/* A traceEvents part as the Perfetto reader writes it (formats/input/
+ * fromfile_pfev.c): the events told as a trusted run (TW_FACT_EVENT_RUN)
+ * are copied unread and give the bytes the scan gives, with and without
+ * events before them, in any chunking; a run told out of place is
+ * ignored. */
+static char *convert_run(const char *ftrace, const char *head, const char *events,
+                         const char *rest, size_t chunk, int tell, struct tevents_stats *st)
+{
+    struct memsink m;
+    struct text_sink s;
+    ms_init(&m, &s);
+    struct tevents *t = tevents_new(&s);
+    struct tw_tee tee;
+    tevents_tee(t, &tee);
+    if (ftrace) {
+        tee.begin(t, "systemTraceEvents");
+        tee.write(t, ftrace, strlen(ftrace));
+        tee.end(t);
+    }
+    tee.begin(t, "traceEvents");
+    const char *bits[] = {head, events, rest};
+    for (int b = 0; b < 3; b++) {
+        size_t n = strlen(bits[b]);
+        if (b == tell) {    /* 1: where the writer tells it; 0, 2: out of place */
+            struct tw_fact f = {.kind = TW_FACT_EVENT_RUN, .count = 3, .bytes = strlen(events)};
+            tee.fact(t, &f);
+        }
+        for (size_t off = 0; off < n; off += chunk)
+            tee.write(t, bits[b] + off, n - off < chunk ? n - off : chunk);
+    }
+    tee.end(t);
+    assert_int_equal(tevents_finish(t), ST_OK);
+    *st = *tevents_stats(t);
+    tevents_free(t);
+    return dynbuf_take(&m.b, NULL);
+}
+
+static void event_run(void **st)
+{
+    (void)st;
+    const char *ftrace = HDR "   a-5  ( 5) [000] ...1 2.000000: tracing_mark_write: B|5|x\n";
+    const char *head = "{\"traceEvents\":[";
+    const char *events = "\n{\"ph\":\"i\",\"name\":\"a,]\\\"\",\"ts\":1.000,\"pid\":1,\"tid\":1}"
+                         ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"args\":{\"name\":\"[}\"}}"
+                         ",\n{\"ph\":\"C\",\"name\":\"c\",\"ts\":2.000,\"args\":{\"value\":3}}";
+    const char *rest = "\n],\n\"stackFrames\":{\n\"1\":{\"name\":\"f\"}\n},\n\"samples\":[\n"
+                       "{\"name\":\"s\",\"sf\":\"1\"}\n],\n\"metadata\":{\"clock-domain\":"
+                       "\"LINUX_FTRACE_GLOBAL\"}}\n";
+    for (int before = 0; before < 2; before++)
+        for (size_t c = 0; c < sizeof(chunks) / sizeof(*chunks); c++)
+            for (int tell = 0; tell < 3; tell++) {
+                struct tevents_stats s1, s2;
+                const char *ft = before ? ftrace : NULL;
+                char *scanned = convert_run(ft, head, events, rest, chunks[c], -1, &s1);
+                char *told = convert_run(ft, head, events, rest, chunks[c], tell, &s2);
+                if (strcmp(scanned, told))
+                    fail_msg("before %d, chunk %zu, told at %d:\n%s\n--- scanned:\n%s",
+                             before, chunks[c], tell, told, scanned);
+                assert_int_equal(s1.events, s2.events);
+                assert_true(s2.events >= 3);
+                free(scanned);
+                free(told);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -554,6 +619,7 @@ int main(void)
         cmocka_unit_test(restart_part),
         cmocka_unit_test(open_bound),
         cmocka_unit_test(empty),
+        cmocka_unit_test(event_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,22 +35,34 @@ int rows_format_of(const char *path, enum rows_format *f)
     return -1;
 }
 
+/* A JSON string: runs of plain bytes copied at once (rows are most of
+ * --rows' output, written for every metric of every trace). */
 static void jstr(struct dynbuf *o, const char *s)
 {
     if (!s || !*s) {
         dynbuf_addstr(o, "null");
         return;
     }
+    static const char hex[] = "0123456789abcdef";
     dynbuf_addstr(o, "\"");
+    const char *run = s;
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            dynbuf_printf(o, "\\%c", c);
-        else if (c < 0x20)
-            dynbuf_printf(o, "\\u%04x", c);
-        else
-            dynbuf_add(o, s, 1);
+        if (c != '"' && c != '\\' && c >= 0x20)
+            continue;
+        dynbuf_add(o, run, (size_t)(s - run));
+        char esc[6] = {'\\', (char)c, 0, 0, 0, 0};
+        size_t n = 2;
+        if (c < 0x20) {
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            n = 6;
+        }
+        dynbuf_add(o, esc, n);
+        run = s + 1;
     }
+    dynbuf_add(o, run, (size_t)(s - run));
     dynbuf_addstr(o, "\"");
 }
 
@@ -91,7 +103,9 @@ static void row(enum rows_format f, const char *const *v, struct dynbuf *o)
             cstr(o, v[i]);
             continue;
         }
-        dynbuf_printf(o, "%s\"%s\":", i ? "," : "{", columns[i]);
+        dynbuf_addstr(o, i ? ",\"" : "{\"");
+        dynbuf_addstr(o, columns[i]);
+        dynbuf_addstr(o, "\":");
         if (i == 8 && v[i])
             dynbuf_addstr(o, v[i]);     /* the value: a number */
         else

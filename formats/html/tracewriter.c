@@ -83,6 +83,7 @@ enum st_err tw_open(const char *path, enum tw_format fmt, const struct viewer *v
     w->split_at = split_from_env();
     dynbuf_init(&w->hdr, HEADER_MAX);
     dynbuf_init(&w->bounds, BOUNDS_MAX);
+    w->discard = !path;
     enum st_err e = outfile_open(path, &w->o);
     if (e)
         return e;

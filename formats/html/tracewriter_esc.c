@@ -148,6 +148,10 @@ enum st_err tw_json_payload(struct tracewriter *w, const unsigned char *p, size_
 static enum st_err payload(struct tracewriter *w, const unsigned char *p, size_t n,
                            int final)
 {
+    /* nobody reads it: escaping was a quarter of --rows' CPU time;
+     * offsets stay consistent, counted in the payload's own bytes */
+    if (w->discard)
+        return tw_put(w, p, n);
     return w->fmt == TW_HTML ? html_payload(w, p, n, final) : tw_json_payload(w, p, n, final);
 }
 

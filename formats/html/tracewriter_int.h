@@ -15,6 +15,7 @@ enum hdr_state { HDR_LINE_START, HDR_IN_LINE, HDR_DONE };
 struct tracewriter {
     enum tw_format fmt;
     struct outfile *o;
+    int discard;        /* no file (tw_open of NULL): payloads unescaped, only counted */
     int parts, in_part, has_controller;
     uint64_t part_start;        /* output offset of the current payload */
     int ftrace;                 /* the current part is ftrace text */

@@ -1,0 +1,360 @@
+/* Pieces of a trace as pages; see piececut.h. */
+#include "piececut.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "formats/html/tracewriter.h"
+#include "formats/html/viewer.h"
+#include "formats/input/fromfile.h"
+#include "formats/piece/pcut.h"
+#include "formats/piece/pline.h"
+#include "formats/piece/pscan.h"
+#include "formats/tevents/tevents.h"
+#include "lib/plat.h"
+#include "lib/tmpfiles.h"
+#include "outname.h"
+#include "sumreport.h"
+
+#define PIECES_MAX 999
+
+struct run {
+    const struct st_options *o;
+    char tmp[PATH_MAX];         /* the whole result, as JSON */
+    int have_tmp;
+    struct pscan *scan;
+    struct viewer v;
+    struct piece_window win;
+};
+
+static const char *input_name(const struct st_options *o)
+{
+    return outname_is_stdin(o->from_file) ? "stdin" : o->from_file;
+}
+
+static int make_tmp(struct run *r)
+{
+    snprintf(r->tmp, sizeof(r->tmp), "%s/systrace-piece-XXXXXX", plat_tmpdir());
+    int fd = plat_mkstemp(r->tmp);
+    if (fd < 0) {
+        fprintf(stderr, "systrace: %s: cannot write a temporary file\n", plat_tmpdir());
+        return -1;
+    }
+    close(fd);
+    tmpfiles_add(r->tmp);
+    r->have_tmp = 1;
+    return 0;
+}
+
+static void run_free(struct run *r)
+{
+    if (r->have_tmp) {
+        plat_unlink(r->tmp);
+        tmpfiles_forget(r->tmp);
+    }
+    pscan_free(r->scan);
+    viewer_free(&r->v);
+}
+
+/* The first pass: the input converted whole into r->tmp, scanned. */
+static int whole(struct run *r, int *partial)
+{
+    const struct st_options *o = r->o;
+    struct tracewriter *w = NULL;
+    struct ff_result res;
+    if (make_tmp(r))
+        return EXIT_ERROR;
+    enum st_err e = tw_open(r->tmp, TW_JSON, NULL, &w);
+    if (!e) {
+        struct tw_tee tee = {pscan_begin, pscan_write, pscan_end, NULL, r->scan, NULL};
+        tw_add_tee(w, &tee);
+        e = fromfile_convert(o->from_file, w, &res);
+        if (e && e != ST_ETRUNCATED && !tw_error(w)) {
+            fprintf(stderr, "systrace: %s: %s\n", input_name(o),
+                    res.detail[0] ? res.detail : st_strerror(e));
+            tw_free(w);
+            return EXIT_ERROR;
+        }
+        *partial = e == ST_ETRUNCATED;
+        if (*partial)
+            fprintf(stderr, "systrace: %s: %s\n", input_name(o), res.detail);
+        e = tw_error(w) ? tw_error(w) : tw_commit(w);
+    }
+    if (e)
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->tmp,
+                w ? tw_errtext(w) : st_strerror(e));
+    tw_free(w);
+    if (!e && pscan_failed(r->scan)) {
+        fprintf(stderr, "systrace: out of memory while reading the trace's names\n");
+        return EXIT_ERROR;
+    }
+    return e ? EXIT_ERROR : EXIT_OK;
+}
+
+/* The scan as a filter that keeps nothing: for a result already whole. */
+static int scan_only(void *s, const char *part)
+{
+    pscan_begin(s, part);
+    return 1;
+}
+
+static enum st_err scan_write(void *s, const void *p, size_t n)
+{
+    pscan_write(s, p, n);
+    return ST_OK;
+}
+
+static enum st_err scan_end(void *s)
+{
+    pscan_end(s);
+    return ST_OK;
+}
+
+static int scan_file(struct run *r, const char *path)
+{
+    struct tracewriter *w = NULL;
+    struct ff_result res;
+    enum st_err e = tw_open("/dev/null", TW_JSON, NULL, &w);
+    if (!e) {
+        struct tw_filter f = {scan_only, scan_write, scan_end, r->scan};
+        tw_set_filter(w, &f);
+        e = fromfile_convert_flags(path, w, FF_NO_CUT, &res);
+    }
+    tw_free(w);
+    if (e && e != ST_ETRUNCATED) {
+        fprintf(stderr, "systrace: %s: %s\n", path, st_strerror(e));
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
+/* The second pass: r->tmp through the cutter into w (open, tees hung). */
+static int cut_into(struct run *r, const struct piece_window *win, struct tracewriter *w,
+                    const char *out, uint64_t *kept)
+{
+    struct pcut *c = pcut_new(win, tw_write_kept, w);
+    struct ff_result res;
+    if (!c) {
+        fprintf(stderr, "systrace: out of memory\n");
+        return EXIT_ERROR;
+    }
+    struct tw_filter f = {pcut_begin, pcut_write, pcut_end, c};
+    tw_set_filter(w, &f);
+    enum st_err e = fromfile_convert_flags(r->tmp, w, FF_NO_CUT, &res);
+    *kept = pcut_kept(c);
+    tw_set_filter(w, NULL);
+    pcut_free(c);
+    if (e && e != ST_ETRUNCATED) {
+        if (tw_error(w))
+            fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
+        else
+            fprintf(stderr, "systrace: %s: %s\n", r->tmp,
+                    res.detail[0] ? res.detail : st_strerror(e));
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
+static void no_events(const struct run *r, const char *what)
+{
+    int64_t first, last;
+    char a[32], b[32];
+    pscan_span(r->scan, &first, &last);
+    pline_fmt_secs(a, sizeof(a), r->win.lo > first ? r->win.lo - first : 0);
+    pline_fmt_secs(b, sizeof(b), (r->win.hi < last ? r->win.hi : last) - first);
+    fprintf(stderr, "systrace: %s: the piece holds no events (%s..%s s from the trace's "
+                    "start%s)\n", what, a, b, r->o->piece.nprocs ? ", of the chosen processes"
+                                                                   : "");
+}
+
+/* One piece into out, with the tees of o. */
+static int one_piece(struct run *r, const char *out)
+{
+    const struct st_options *o = r->o;
+    struct tracewriter *w = NULL;
+    struct tevents *te = NULL;
+    struct summary *sum = NULL;
+    uint64_t kept = 0;
+    int rc = EXIT_ERROR;
+    enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &r->v, &w);
+    if (e) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", out,
+                w ? tw_errtext(w) : st_strerror(e));
+        goto done;
+    }
+    if (open_trace_events(o, w, &te) ||
+        sumreport_open(o->summary, !o->quiet, w, NULL, 0, &sum))
+        goto done;
+    if (cut_into(r, &r->win, w, out, &kept))
+        goto done;
+    if (!kept) {
+        no_events(r, o->from_file ? input_name(o) : out);
+        goto done;
+    }
+    if (tw_commit(w)) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
+        goto done;
+    }
+    report_splits(o, w);
+    report_written(o, out);
+    rc = commit_trace_events(o, te);
+    if (sumreport_commit(sum, o->summary, !o->quiet, NULL, NULL))
+        rc = EXIT_ERROR;
+done:
+    tw_free(w);
+    tevents_free(te);
+    summary_free(sum);
+    return rc;
+}
+
+/* NAME.html -> NAME.007.html (NAME.007 without an extension). */
+static void piece_name(const char *out, int k, char *buf, size_t len)
+{
+    const char *slash = plat_last_sep(out), *dot = strrchr(out, '.');
+    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : out))
+        dot = out + strlen(out);
+    snprintf(buf, len, "%.*s.%03d%s", (int)(dot - out), out, k, dot);
+}
+
+/* The pieces' bounds within the window: n + 1 times. */
+static size_t split_bounds(const struct run *r, int64_t *at, size_t max)
+{
+    const struct piece_spec *s = &r->o->piece;
+    int64_t first, last;
+    pscan_span(r->scan, &first, &last);
+    int64_t lo = r->win.lo > first ? r->win.lo : first;
+    int64_t hi = r->win.hi <= last ? r->win.hi : last + 1;
+    size_t n = 0;
+    at[n++] = lo;
+    if (s->split_ns) {
+        for (int64_t t = first + s->split_ns; t < hi && n < max - 1; t += s->split_ns)
+            if (t > lo)
+                at[n++] = t;
+    } else {
+        int64_t b[PIECES_MAX];
+        size_t nb = pscan_size_bounds(r->scan, s->split_bytes, b, PIECES_MAX);
+        for (size_t i = 0; i < nb && n < max - 1; i++)
+            if (b[i] > at[n - 1] && b[i] < hi)
+                at[n++] = b[i];
+    }
+    at[n++] = hi;
+    return n;
+}
+
+static int pieces(struct run *r, const char *out)
+{
+    int64_t at[PIECES_MAX + 1];
+    size_t n = split_bounds(r, at, PIECES_MAX + 1);
+    struct piece_window all = r->win;
+    char path[PATH_MAX];
+    int k = 0, rc = EXIT_OK;
+    for (size_t i = 0; i + 1 < n && !rc; i++) {
+        r->win.lo = at[i];
+        r->win.hi = at[i + 1];
+        piece_name(out, k + 1, path, sizeof(path));
+        uint64_t kept = 0;
+        struct tracewriter *w = NULL;
+        enum st_err e = tw_open(path, r->o->json ? TW_JSON : TW_HTML, &r->v, &w);
+        if (e) {
+            fprintf(stderr, "systrace: %s: cannot write: %s\n", path,
+                    w ? tw_errtext(w) : st_strerror(e));
+            rc = EXIT_ERROR;
+        } else if (!(rc = cut_into(r, &r->win, w, path, &kept)) && kept) {
+            if (tw_commit(w)) {
+                fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(w));
+                rc = EXIT_ERROR;
+            } else {
+                k++;
+            }
+        }
+        tw_free(w);
+    }
+    r->win = all;
+    if (rc || !k) {             /* nothing half-written: the pieces go again */
+        for (int i = 1; i <= k; i++) {
+            piece_name(out, i, path, sizeof(path));
+            plat_unlink(path);
+        }
+        if (!rc)
+            no_events(r, input_name(r->o));
+        return EXIT_ERROR;
+    }
+    for (int i = 1; i <= k && !r->o->quiet; i++) {
+        piece_name(out, i, path, sizeof(path));
+        report_written(r->o, path);
+    }
+    return EXIT_OK;
+}
+
+static int split_refused(const struct st_options *o)
+{
+    if (!(o->piece.split_bytes || o->piece.split_ns) || (!o->trace_events && !o->summary))
+        return 0;
+    fprintf(stderr, "systrace: --split writes several pieces; %s would describe only one: "
+                    "write it from the whole trace, or from a --time-range\n",
+            o->trace_events ? "--trace-events" : "--summary");
+    return 1;
+}
+
+/* The window, the pieces; the run's first pass is done. */
+static int write_pieces(struct run *r, const char *out)
+{
+    char err[800];
+    if (pscan_window(r->scan, &r->o->piece, &r->win, err, sizeof(err))) {
+        fprintf(stderr, "systrace: %s\n", err);
+        return EXIT_ERROR;
+    }
+    if (r->o->piece.split_bytes || r->o->piece.split_ns)
+        return pieces(r, out);
+    int rc = one_piece(r, out);
+    if (!rc)
+        open_result(r->o, out);
+    return rc;
+}
+
+int piece_from_file(const struct st_options *o)
+{
+    struct run r = {.o = o};
+    struct outname name = {0};
+    char err[512];
+    int rc = EXIT_ERROR, partial = 0;
+    if (split_refused(o))
+        return EXIT_ERROR;
+    if (outname_pick(o, &name, err, sizeof(err))) {
+        fprintf(stderr, "systrace: %s\n", err);
+        return EXIT_ERROR;
+    }
+    if ((!o->json && open_viewer(o, &r.v)) || !(r.scan = pscan_new(&o->piece)))
+        goto done;
+    if ((rc = whole(&r, &partial)))
+        goto done;
+    rc = write_pieces(&r, name.path);
+    if (!rc && partial)
+        rc = EXIT_PARTIAL;
+done:
+    if (!r.scan && rc == EXIT_ERROR && (o->json || r.v.html))
+        fprintf(stderr, "systrace: out of memory\n");
+    run_free(&r);
+    outname_free(&name);
+    return rc;
+}
+
+int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out)
+{
+    struct run r = {.o = o};
+    int rc = EXIT_ERROR;
+    if (split_refused(o))
+        return EXIT_ERROR;
+    snprintf(r.tmp, sizeof(r.tmp), "%s", tmp_json);
+    if ((!o->json && open_viewer(o, &r.v)) || !(r.scan = pscan_new(&o->piece)))
+        goto done;
+    if (!(rc = scan_file(&r, tmp_json)))
+        rc = write_pieces(&r, out);
+done:
+    run_free(&r);
+    return rc;
+}

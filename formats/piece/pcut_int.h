@@ -35,6 +35,7 @@ struct pcut {
     struct pstack jopen;        /* thread -> its open B elements */
     struct imap jcross;         /* thread -> 1: crossed lo, 2: hi */
     struct smap jcounters;      /* counter -> flag byte + last element before lo */
+    struct smap jasync;         /* nestable async b: 'p' before lo, 'o' open in it */
 };
 
 /* pcutj.c */

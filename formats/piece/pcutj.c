@@ -21,6 +21,7 @@ void pcutj_begin(struct pcut *c)
     pstack_init(&c->jopen, CUT_KEYS_MAX);
     imap_init(&c->jcross, CUT_KEYS_MAX);
     smap_init(&c->jcounters, CUT_COUNTERS_MAX);
+    smap_init(&c->jasync, CUT_COUNTERS_MAX);
 }
 
 void pcutj_free(struct pcut *c)
@@ -29,6 +30,7 @@ void pcutj_free(struct pcut *c)
     pstack_free(&c->jopen);
     imap_free(&c->jcross);
     smap_free(&c->jcounters);
+    smap_free(&c->jasync);
 }
 
 enum st_err pcutj_write(struct pcut *c, const void *p, size_t n)
@@ -201,6 +203,80 @@ static enum st_err complete(struct pcut *c, const char *p, size_t n, const struc
     return rewritten(c, p, n, ev, ts, end - ts, cut);
 }
 
+static size_t async_key(char *k, size_t kn, const char *p, const struct pevent *ev)
+{
+    int w = snprintf(k, kn, "%lld|%.*s|%.*s|%.*s|%.*s", (long long)ev->pid_v,
+                     (int)ev->cat.len, p + ev->cat.off, (int)ev->id.len, p + ev->id.off,
+                     (int)ev->scope.len, p + ev->scope.off, (int)ev->name.len,
+                     p + ev->name.off);
+    return w > 0 && (size_t)w < kn ? (size_t)w : kn - 1;
+}
+
+/* Stores flag + element under k. */
+static void async_put(struct pcut *c, const char *k, size_t kn, char flag, const char *p,
+                      size_t n)
+{
+    struct dynbuf b;
+    dynbuf_init(&b, PJSON_ELEM_MAX);
+    if (!dynbuf_addc(&b, flag) && !dynbuf_add(&b, p, n))
+        smap_put(&c->jasync, k, kn, b.data, b.len);
+    dynbuf_free(&b);
+}
+
+/* The stored element of k again at time ts. */
+static enum st_err async_again(struct pcut *c, const char *v, size_t vn, int64_t ts)
+{
+    struct pevent ev;
+    struct dynbuf b;
+    dynbuf_init(&b, PJSON_ELEM_MAX);
+    enum st_err e = dynbuf_add(&b, v + 1, vn - 1);
+    if (!e && !pevent_parse(b.data, b.len, &ev))
+        e = rewritten(c, b.data, b.len, &ev, ts, -1, 0);
+    dynbuf_free(&b);
+    return e;
+}
+
+/* Nestable async slices (b/e, matched by their id, category and name):
+ * one begun before lo and ended in the window begins again at lo; one
+ * still open at hi ends there; an end without its begin is left out. */
+static enum st_err async(struct pcut *c, const char *p, size_t n, const struct pevent *ev)
+{
+    char k[800];
+    size_t kn = async_key(k, sizeof(k), p, ev), vn;
+    const char *v = smap_get(&c->jasync, k, kn, &vn);
+    enum st_err e = ST_OK;
+    if (ev->phase == 'b') {
+        if (ev->ts_ns < c->w->hi)
+            async_put(c, k, kn, ev->ts_ns < c->w->lo ? 'p' : 'o', p, n);
+        if (ev->ts_ns < c->w->lo || ev->ts_ns >= c->w->hi)
+            return ST_OK;
+    } else {
+        if (!v || ev->ts_ns < c->w->lo) {
+            if (v)
+                smap_del(&c->jasync, k, kn);
+            return ST_OK;
+        }
+        if (v[0] == 'p')
+            e = async_again(c, v, vn, c->w->lo);
+        if (!e && ev->ts_ns >= c->w->hi) {
+            struct dynbuf b;
+            struct pevent end;
+            dynbuf_init(&b, PJSON_ELEM_MAX);
+            e = dynbuf_add(&b, p, n);
+            if (!e && !pevent_parse(b.data, b.len, &end))
+                e = rewritten(c, b.data, b.len, &end, c->w->hi, -1, 0);
+            dynbuf_free(&b);
+            smap_del(&c->jasync, k, kn);
+            return e;
+        }
+        smap_del(&c->jasync, k, kn);
+        if (e)
+            return e;
+    }
+    c->kept++;
+    return pjson_emit(&c->js, p, n);
+}
+
 static enum st_err elem(void *ctx, const char *p, size_t n)
 {
     struct pcut *c = ctx;
@@ -227,6 +303,9 @@ static enum st_err elem(void *ctx, const char *p, size_t n)
         return complete(c, p, n, &ev);
     case 'C':
         return counter(c, p, n, &ev);
+    case 'b':
+    case 'e':
+        return async(c, p, n, &ev);
     default:
         break;
     }
@@ -248,6 +327,10 @@ static enum st_err array_end(void *ctx)
     while (!e && pstack_next(&c->jopen, &i, &key))
         if (!imap_get(&c->jcross, key, &f) || !(f & 1))
             e = reopen(c, key);
+    i = 0;
+    while (!e && smap_next(&c->jasync, &i, &k, &kn, &v, &vn))
+        if (v[0] == 'p')
+            e = async_again(c, v, vn, c->w->lo);
     i = 0;
     while (!e && smap_next(&c->jcounters, &i, &k, &kn, &v, &vn)) {
         struct pevent last;

@@ -199,11 +199,12 @@ static enum st_err switch_line(struct pcut *c, const char *p, size_t n,
     const char *ar = find(b, l->body_len, " ==> "), *np = find(b, l->body_len, " next_pid=");
     const char *nr = find(b, l->body_len, " next_prio=");
     if (!pp || !pr || !ar || !np || !nr || !(pp < pr && pr < ar && ar < np && np < nr))
-        return keeps(c, l->tid) ? put(c, p, n) : ST_OK;
+        return keeps(c, l->tid) ? (c->kept++, put(c, p, n)) : ST_OK;
     int keep_prev = keeps(c, num(pp + 10, (size_t)(end - pp - 10)));
     int keep_next = keeps(c, num(np + 10, (size_t)(end - np - 10)));
     if (!keep_prev && !keep_next)
         return ST_OK;
+    c->kept++;
     if (keep_prev && keep_next && keeps(c, l->tid))
         return put(c, p, n);
     struct dynbuf body;
@@ -361,19 +362,17 @@ static enum st_err event_line(struct pcut *c, const char *p, size_t n, const str
         return ST_OK;
     if (!piece_keeps(c->w, l->tid, l->tgid) && l->tid) {
         if (pline_is(l, "sched_switch"))
-            return l->ts_ns >= c->w->lo ? (c->kept++, switch_line(c, p, n, l)) : ST_OK;
+            return l->ts_ns >= c->w->lo ? switch_line(c, p, n, l) : ST_OK;
         return l->ts_ns >= c->w->lo ? other_line(c, p, n, l) : ST_OK;
     }
     track_mark(c, p, n, l, l->ts_ns < c->w->lo);
     if (l->ts_ns < c->w->lo)
         return ST_OK;
-    c->kept++;
     if (!c->w->all && pline_is(l, "sched_switch"))
         return switch_line(c, p, n, l);
-    if (!c->w->all && waking(l) && !wakes_kept(c, l)) {
-        c->kept--;
+    if (!c->w->all && waking(l) && !wakes_kept(c, l))
         return ST_OK;
-    }
+    c->kept++;
     return put(c, p, n);
 }
 
@@ -394,11 +393,9 @@ int pcut_begin(void *ctx, const char *part)
 {
     struct pcut *c = ctx;
     if (!strcmp(part, "systemTraceEvents")) {
+        /* the state goes on: a text part joined to the one before (a
+         * page's blocks) continues its trace */
         c->part = C_TEXT;
-        c->crossed_lo = c->crossed_hi = 0;
-        pstack_free(&c->open);
-        smap_free(&c->counters);
-        smap_free(&c->async);
         return 1;
     }
     if (!strcmp(part, "traceEvents")) {
@@ -425,9 +422,9 @@ enum st_err pcut_end(void *ctx)
     struct pcut *c = ctx;
     enum st_err e = ST_OK;
     if (c->part == C_TEXT) {
+        /* text ending inside the window leaves its open slices open, as
+         * the whole trace does */
         e = plines_finish(&c->lines, text_line, c);
-        if (!e && c->crossed_lo && !c->crossed_hi && c->w->hi != INT64_MAX)
-            e = ST_OK;  /* the text ends inside the window: open slices stay open */
     } else if (c->part == C_JSON) {
         e = pcutj_end(c);
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "browser.h"
 #include "cli.h"
 #include "commands.h"
 #include "formats/html/tracewriter.h"
@@ -231,9 +232,8 @@ static size_t split_bounds(const struct run *r, int64_t *at, size_t max)
     size_t n = 0;
     at[n++] = lo;
     if (s->split_ns) {
-        for (int64_t t = first + s->split_ns; t < hi && n < max - 1; t += s->split_ns)
-            if (t > lo)
-                at[n++] = t;
+        for (int64_t t = lo + s->split_ns; t < hi && n < max - 1; t += s->split_ns)
+            at[n++] = t;
     } else {
         int64_t b[PIECES_MAX];
         size_t nb = pscan_size_bounds(r->scan, s->split_bytes, b, PIECES_MAX);
@@ -245,9 +245,26 @@ static size_t split_bounds(const struct run *r, int64_t *at, size_t max)
     return n;
 }
 
+/* "Wrote trace HTML file: LINK (1.000..2.000 s, ts:1001.000000..1002.000000)" */
+static void report_piece(const struct run *r, const char *path, int64_t lo, int64_t hi)
+{
+    char link[PATH_MAX + 16], a[32], b[32], ta[32], tb[32];
+    int64_t first, last;
+    if (r->o->quiet)
+        return;
+    pscan_span(r->scan, &first, &last);
+    browser_file_link(path, link, sizeof(link));
+    pline_fmt_secs(a, sizeof(a), lo - first);
+    pline_fmt_secs(b, sizeof(b), hi - first);
+    pline_fmt_secs(ta, sizeof(ta), lo);
+    pline_fmt_secs(tb, sizeof(tb), hi);
+    printf("Wrote trace %s file: %s (%s..%s s, ts:%s..%s)\n", r->o->json ? "JSON" : "HTML",
+           link, a, b, ta, tb);
+}
+
 static int pieces(struct run *r, const char *out)
 {
-    int64_t at[PIECES_MAX + 1];
+    int64_t at[PIECES_MAX + 1], done[PIECES_MAX + 1];
     size_t n = split_bounds(r, at, PIECES_MAX + 1);
     struct piece_window all = r->win;
     char path[PATH_MAX];
@@ -268,7 +285,7 @@ static int pieces(struct run *r, const char *out)
                 fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(w));
                 rc = EXIT_ERROR;
             } else {
-                k++;
+                done[k++] = (int64_t)i;
             }
         }
         tw_free(w);
@@ -283,10 +300,15 @@ static int pieces(struct run *r, const char *out)
             no_events(r, input_name(r->o));
         return EXIT_ERROR;
     }
-    for (int i = 1; i <= k && !r->o->quiet; i++) {
+    if (!r->o->quiet)
+        printf("\n");
+    for (int i = 1; i <= k; i++) {
         piece_name(out, i, path, sizeof(path));
-        report_written(r->o, path);
+        report_piece(r, path, at[done[i - 1]], at[done[i - 1] + 1]);
     }
+    if (!r->o->quiet)
+        printf("\n");
+    fflush(stdout);
     return EXIT_OK;
 }
 

@@ -18,11 +18,6 @@ void pjson_free(struct pjson *j)
     dynbuf_free(&j->elem);
 }
 
-int pjson_has_events(const struct pjson *j)
-{
-    return j->ev_depth != 0;
-}
-
 enum st_err pjson_emit(struct pjson *j, const char *p, size_t n)
 {
     enum st_err e = ST_OK;

@@ -50,8 +50,6 @@ void pjson_free(struct pjson *j);
 enum st_err pjson_feed(struct pjson *j, const void *p, size_t n);
 /* An element of the event array (with the comma before it if needed). */
 enum st_err pjson_emit(struct pjson *j, const char *p, size_t n);
-/* 1 once an event array was seen. */
-int pjson_has_events(const struct pjson *j);
 
 struct pspan {
     size_t off, len;            /* len 0: absent */

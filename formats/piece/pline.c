@@ -182,11 +182,12 @@ int pline_parse(const char *p, size_t n, struct pline *l)
         i++;
     if (i == n || p[i] == '#')
         return -1;
-    for (; i < n && p[i] != '\n'; i++) {
+    const char *nl = memchr(p + i, '\n', n - i);
+    size_t end = nl ? (size_t)(nl - p) : n;
+    for (const char *b; i < end && (b = memchr(p + i, '[', end - i)); i++) {
         size_t after;
-        if (p[i] != '[' || !(after = cpu_field(p, n, i)))
-            continue;
-        if (left_side(p, i, l))
+        i = (size_t)(b - p);
+        if (!(after = cpu_field(p, n, i)) || left_side(p, i, l))
             continue;
         l->cpu_off = i;
         return right_side(p, n, after, l);

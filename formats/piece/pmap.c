@@ -337,15 +337,6 @@ void pstack_pop(struct pstack *s, int64_t key)
         b->len -= n + sizeof(uint32_t);
 }
 
-size_t pstack_depth(const struct pstack *s, int64_t key)
-{
-    struct dynbuf *b = buf_of(s, key);
-    size_t d = 0, at = 0, n;
-    while (b && pstack_walk(s, key, &at, &n))
-        d++;
-    return d;
-}
-
 int pstack_next(const struct pstack *s, size_t *i, int64_t *key)
 {
     int64_t k, v;
@@ -381,9 +372,3 @@ const char *pstack_walk(const struct pstack *s, int64_t key, size_t *at, size_t 
     }
 }
 
-void pstack_clear(struct pstack *s, int64_t key)
-{
-    struct dynbuf *b = buf_of(s, key);
-    if (b)
-        dynbuf_reset(b);
-}

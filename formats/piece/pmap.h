@@ -57,11 +57,9 @@ enum st_err pstack_push(struct pstack *s, int64_t key, const void *p, size_t n);
 /* The top record (valid until the next change of that key) or NULL. */
 const char *pstack_top(const struct pstack *s, int64_t key, size_t *n);
 void pstack_pop(struct pstack *s, int64_t key);
-size_t pstack_depth(const struct pstack *s, int64_t key);
 /* Iteration over keys with records: i from 0. */
 int pstack_next(const struct pstack *s, size_t *i, int64_t *key);
 /* The records of key bottom first: cursor *at from 0. */
 const char *pstack_walk(const struct pstack *s, int64_t key, size_t *at, size_t *n);
-void pstack_clear(struct pstack *s, int64_t key);
 
 #endif

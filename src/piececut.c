@@ -9,6 +9,7 @@
 #include "browser.h"
 #include "cli.h"
 #include "commands.h"
+#include "formats/atrace/linecut.h"
 #include "formats/html/tracewriter.h"
 #include "formats/html/viewer.h"
 #include "formats/input/fromfile.h"
@@ -83,6 +84,13 @@ static int whole(struct run *r, int *partial)
         *partial = e == ST_ETRUNCATED;
         if (*partial)
             fprintf(stderr, "systrace: %s: %s\n", input_name(o), res.detail);
+        if (res.cut_lines) {
+            char cut[200];
+            lcut_message(cut, sizeof(cut), res.cut_lines);
+            fprintf(stderr, "systrace: warning: %s: %s\n", input_name(o), cut);
+        }
+        if (res.note[0] && !o->quiet)
+            fprintf(stderr, "systrace: note: %s: %s\n", input_name(o), res.note);
         e = tw_error(w) ? tw_error(w) : tw_commit(w);
     }
     if (e)

@@ -18,6 +18,7 @@
 #include "formats/piece/pscan.h"
 #include "formats/tevents/tevents.h"
 #include "lib/plat.h"
+#include "lib/signals.h"
 #include "lib/tmpfiles.h"
 #include "outname.h"
 #include "sumreport.h"
@@ -360,12 +361,17 @@ int piece_from_file(const struct st_options *o)
     }
     if ((!o->json && open_viewer(o, &r.v)) || !(r.scan = pscan_new(&o->piece)))
         goto done;
+    /* nothing on a device: Ctrl-C ends at once, removing the temporary
+     * result and the unfinished pieces (tmpfiles.h) */
+    sig_install();
+    sig_exit_first();
     if ((rc = whole(&r, &partial)))
         goto done;
     rc = write_pieces(&r, name.path);
     if (!rc && partial)
         rc = EXIT_PARTIAL;
 done:
+    sig_restore();
     if (!r.scan && rc == EXIT_ERROR && (o->json || r.v.html))
         fprintf(stderr, "systrace: out of memory\n");
     run_free(&r);

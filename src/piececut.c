@@ -21,6 +21,7 @@
 #include "lib/signals.h"
 #include "lib/tmpfiles.h"
 #include "outname.h"
+#include "piecefan.h"
 #include "sumreport.h"
 
 #define PIECES_MAX 999
@@ -271,38 +272,71 @@ static void report_piece(const struct run *r, const char *path, int64_t lo, int6
            link, a, b, ta, tb);
 }
 
-static int pieces(struct run *r, const char *out)
+/* Pieces first..first+n-1 of the windows at[] in one read; the numbers of
+ * those written (with events) go to done[] (*k of them so far). */
+static int fan_pass(struct run *r, const char *out, const int64_t *at, size_t first,
+                    size_t n, size_t *done, size_t *k)
 {
-    int64_t at[PIECES_MAX + 1], done[PIECES_MAX + 1];
-    size_t n = split_bounds(r, at, PIECES_MAX + 1);
-    struct piece_window all = r->win;
+    struct piece_out p[PIECEFAN_MAX];
     char path[PATH_MAX];
-    int k = 0, rc = EXIT_OK;
-    for (size_t i = 0; i + 1 < n && !rc; i++) {
-        r->win.lo = at[i];
-        r->win.hi = at[i + 1];
-        piece_name(out, k + 1, path, sizeof(path));
-        uint64_t kept = 0;
-        struct tracewriter *w = NULL;
-        enum st_err e = tw_open(path, r->o->json ? TW_JSON : TW_HTML, &r->v, &w);
+    struct ff_result res;
+    int rc = EXIT_OK;
+    memset(p, 0, sizeof(p));
+    for (size_t i = 0; i < n && !rc; i++) {
+        p[i].win = r->win;
+        p[i].win.lo = at[first + i];
+        p[i].win.hi = at[first + i + 1];
+        piece_name(out, (int)(first + i + 1), path, sizeof(path));
+        enum st_err e = tw_open(path, r->o->json ? TW_JSON : TW_HTML, &r->v, &p[i].w);
         if (e) {
             fprintf(stderr, "systrace: %s: cannot write: %s\n", path,
-                    w ? tw_errtext(w) : st_strerror(e));
+                    p[i].w ? tw_errtext(p[i].w) : st_strerror(e));
             rc = EXIT_ERROR;
-        } else if (!(rc = cut_into(r, &r->win, w, path, &kept)) && kept) {
-            if (tw_commit(w)) {
-                fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(w));
-                rc = EXIT_ERROR;
-            } else {
-                done[k++] = (int64_t)i;
-            }
         }
-        tw_free(w);
     }
-    r->win = all;
-    if (rc || !k) {             /* nothing half-written: the pieces go again */
-        for (int i = 1; i <= k; i++) {
-            piece_name(out, i, path, sizeof(path));
+    enum st_err e = rc ? ST_OK : piecefan_run(r->tmp, p, n, &res);
+    for (size_t i = 0; i < n && !rc; i++) {
+        piece_name(out, (int)(first + i + 1), path, sizeof(path));
+        if (tw_error(p[i].w)) {
+            fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(p[i].w));
+            rc = EXIT_ERROR;
+        }
+    }
+    if (!rc && e) {
+        fprintf(stderr, "systrace: %s: %s\n", r->tmp, res.detail[0] ? res.detail
+                                                                   : st_strerror(e));
+        rc = EXIT_ERROR;
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!p[i].kept)
+            continue;           /* a window without events: no piece */
+        piece_name(out, (int)(first + i + 1), path, sizeof(path));
+        if (tw_commit(p[i].w)) {
+            fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(p[i].w));
+            rc = EXIT_ERROR;
+        } else {
+            done[(*k)++] = first + i;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        tw_free(p[i].w);
+    return rc;
+}
+
+/* The pieces, PIECEFAN_MAX per read of the whole result, each renamed
+ * into place when complete; if one fails, those written go again. */
+static int pieces(struct run *r, const char *out)
+{
+    int64_t at[PIECES_MAX + 1];
+    size_t done[PIECES_MAX], k = 0;
+    size_t n = split_bounds(r, at, PIECES_MAX + 1) - 1;
+    char path[PATH_MAX];
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < n && !rc; i += PIECEFAN_MAX)
+        rc = fan_pass(r, out, at, i, n - i < PIECEFAN_MAX ? n - i : PIECEFAN_MAX, done, &k);
+    if (rc || !k) {             /* nothing half-written */
+        for (size_t i = 0; i < k; i++) {
+            piece_name(out, (int)done[i] + 1, path, sizeof(path));
             plat_unlink(path);
         }
         if (!rc)
@@ -311,9 +345,9 @@ static int pieces(struct run *r, const char *out)
     }
     if (!r->o->quiet)
         printf("\n");
-    for (int i = 1; i <= k; i++) {
-        piece_name(out, i, path, sizeof(path));
-        report_piece(r, path, at[done[i - 1]], at[done[i - 1] + 1]);
+    for (size_t i = 0; i < k; i++) {
+        piece_name(out, (int)done[i] + 1, path, sizeof(path));
+        report_piece(r, path, at[done[i]], at[done[i] + 1]);
     }
     if (!r->o->quiet)
         printf("\n");

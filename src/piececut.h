@@ -5,9 +5,10 @@
  * pscan.h) listens; then, once the window is known, that result is read
  * again through the cutter (pcut.h), a filter in front of the page
  * writer, so the tees (--trace-events, the summary) see the piece.  A
- * split reads the temporary result once per piece, each piece written
- * through its own temporary file and renamed when complete; if one fails
- * the pieces already written are removed again.
+ * split reads the temporary result once per PIECEFAN_MAX pieces
+ * (piecefan.h), each piece written through its own temporary file and
+ * renamed when complete; if one fails the pieces already written are
+ * removed again.
  */
 #ifndef SYSTRACE_PIECECUT_H
 #define SYSTRACE_PIECECUT_H

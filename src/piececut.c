@@ -72,7 +72,11 @@ static int whole(struct run *r, int *partial)
     struct ff_result res;
     if (make_tmp(r))
         return EXIT_ERROR;
-    enum st_err e = tw_open(r->tmp, TW_JSON, NULL, &w);
+    /* a page without a viewer: cheaper to write and read again than JSON
+     * (no string escapes), and its bytes stay as they came */
+    static char empty[1];
+    struct viewer none = {.html = empty, .js = empty};     /* nothing substituted */
+    enum st_err e = tw_open(r->tmp, TW_HTML, &none, &w);
     if (!e) {
         struct tw_tee tee = {pscan_begin, pscan_write, pscan_end, NULL, r->scan, NULL};
         tw_add_tee(w, &tee);

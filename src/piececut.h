@@ -1,7 +1,8 @@
 /*
  * Pieces of a trace as pages (issue 35: --time-range, --process, --split
  * with HTML or JSON output).  Two passes over the trace: the conversion
- * as always, into a temporary JSON result while the scan (formats/piece/
+ * as always, into a temporary page without a viewer (a live capture: a
+ * temporary JSON result) while the scan (formats/piece/
  * pscan.h) listens; then, once the window is known, that result is read
  * again through the cutter (pcut.h), a filter in front of the page
  * writer, so the tees (--trace-events, the summary) see the piece.  A

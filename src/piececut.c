@@ -361,7 +361,14 @@ static int pieces(struct run *r, const char *out)
 
 static int split_refused(const struct st_options *o)
 {
-    if (!(o->piece.split_bytes || o->piece.split_ns) || (!o->trace_events && !o->summary))
+    if (!(o->piece.split_bytes || o->piece.split_ns))
+        return 0;
+    if (o->output && !strcmp(o->output, "-")) {
+        fprintf(stderr, "systrace: --split writes several files; standard output (-o -) "
+                        "takes one: name them with -o NAME.html\n");
+        return 1;
+    }
+    if (!o->trace_events && !o->summary)
         return 0;
     fprintf(stderr, "systrace: --split writes several pieces; %s would describe only one: "
                     "write it from the whole trace, or from a --time-range\n",

@@ -1,7 +1,8 @@
 # Pieces (issue 35) of bad requests: a range outside the trace, an unknown
 # process or pid, a slice that is not there (or not that often), a piece
 # without events: one line saying what (the trace's span, the busiest
-# processes), exit 1, no output file and no temporary file left.
+# processes), exit 1, no output file and no temporary file left; --split
+# into standard output is refused.
 . "$TOP/tests/lib.sh"
 
 python3 "$TOP/tests/tools/genpieces.py" g.txt 3000 || fail "genpieces"
@@ -23,6 +24,12 @@ refused "systrace: --time-range: no slice named nothere in the trace" --time-ran
 refused "slices named work3, not 100000" --time-range=slice:work3#100000
 # logd has nothing in its first microsecond
 refused "the piece holds no events" --time-range=0..1us --process=logd
+# --split into standard output
+run_st 1 --from-file g.txt --split=1s -o -
+assert_eq "lines on stderr" 1 "$(wc -l <err.txt)"
+assert_contains err.txt "--split writes several files; standard output (-o -) takes one"
+[ ! -s out.txt ] || fail "--split -o -: wrote to stdout"
+! ls -- -.* 2>/dev/null || fail "--split -o -: wrote files"
 # -j alike
 run_st 1 --from-file g.txt -j -o out.json --process=nosuch
 [ ! -e out.json ] || fail "out.json written"

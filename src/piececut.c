@@ -133,7 +133,7 @@ static int scan_file(struct run *r, const char *path)
 {
     struct tracewriter *w = NULL;
     struct ff_result res;
-    enum st_err e = tw_open("/dev/null", TW_JSON, NULL, &w);
+    enum st_err e = tw_open(plat_null_device(), TW_JSON, NULL, &w);
     if (!e) {
         struct tw_filter f = {scan_only, scan_write, scan_end, r->scan};
         tw_set_filter(w, &f);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "lib/plat.h"
+
 struct fan {
     struct piece_out *p;
     size_t n;
@@ -56,7 +58,7 @@ enum st_err piecefan_run(const char *path, struct piece_out *p, size_t n,
         if (!(p[i].c = pcut_new(&p[i].win, tw_write_kept, p[i].w)))
             e = ST_ENOMEM;
     if (!e)
-        e = tw_open("/dev/null", TW_JSON, NULL, &nowhere);
+        e = tw_open(plat_null_device(), TW_JSON, NULL, &nowhere);
     if (!e) {
         struct tw_filter filter = {fan_begin, fan_write, fan_end, &f};
         tw_set_filter(nowhere, &filter);

@@ -1,6 +1,7 @@
 /* ftrace lines, atrace marks and times for the cutters; see pline.h. */
 #include "pline.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,8 @@ int pline_secs_ns(const char *p, size_t n, int64_t *ns)
     size_t i = 0;
     int64_t s = 0, frac = 0, scale = 1000000000;
     while (i < n && is_digit(p[i])) {
-        if (i >= 12)
-            return -1;
+        if (s > INT64_MAX / 1000000000 / 10 - 1)
+            return -1;          /* no room for it in ns */
         s = s * 10 + (p[i++] - '0');
     }
     if (!i)
@@ -64,6 +65,8 @@ int pline_us_ns(const char *p, size_t n, int64_t *ns)
     /* integral microseconds (the common case) exactly, others via double */
     int neg = buf[0] == '-';
     int64_t v = digits(buf, (size_t)neg, n);
+    if (v > 9000000000000LL)
+        return -1;              /* the bound of the general path below */
     if (v >= 0) {
         *ns = (neg ? -v : v) * 1000;
         return 0;

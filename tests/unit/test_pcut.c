@@ -177,6 +177,11 @@ static void line_forms(void **st)
     assert_int_equal(pline_us_ns("12", 2, &ns), 0);
     assert_int_equal(ns, 12000);
     assert_int_equal(pline_us_ns("1x", 2, &ns), -1);
+    /* times past int64 ns are no times (found by fuzz/pcut) */
+    assert_int_equal(pline_us_ns("42222222222222222", 17, &ns), -1);
+    assert_int_equal(pline_secs_ns("99999999999.5", 13, &ns), -1);
+    assert_int_equal(pline_secs_ns("9000000000.5", 12, &ns), 0);
+    assert_int_equal(ns, 9000000000500000000LL);
 }
 
 int main(void)

@@ -376,12 +376,27 @@ static enum st_err event_line(struct pcut *c, const char *p, size_t n, const str
     return put(c, p, n);
 }
 
+/* After the window only comments, noise and the clock sync stay: a line
+ * that may be one of those is read in full. */
+static int past_hi_kept(const char *p, size_t n)
+{
+    static const char sync[] = "trace_event_clock_sync";
+    size_t i = 0;
+    while (i < n && p[i] == ' ')
+        i++;
+    if (i == n || p[i] == '#' || !memchr(p + i, '[', n - i))
+        return 1;
+    return memmem(p, n, sync, sizeof(sync) - 1) != NULL;
+}
+
 static enum st_err text_line(void *ctx, const char *p, size_t n, int whole)
 {
     struct pcut *c = ctx;
     struct pline l;
     if (!whole)     /* too long to read: kept while inside the window */
         return c->crossed_lo && !c->crossed_hi ? put(c, p, n) : ST_OK;
+    if (c->crossed_hi && !past_hi_kept(p, n))
+        return ST_OK;   /* after the window: no need to read it (a split's pieces) */
     if (pline_parse(p, n, &l))
         return put(c, p, n);    /* headers, comments, noise */
     return event_line(c, p, n, &l);

@@ -182,6 +182,8 @@ int plat_ncpus(void);
 void plat_malloc_for_workers(void);
 /* The directory for temporary files ($TMPDIR or /tmp; %TEMP%). */
 const char *plat_tmpdir(void);
+/* The device that takes every write and keeps none (/dev/null; NUL). */
+const char *plat_null_device(void);
 /* The user's home ($HOME; %USERPROFILE%), or NULL. */
 const char *plat_home(void);
 /* The user's cache directory for APP: $XDG_CACHE_HOME/APP or

@@ -269,6 +269,11 @@ const char *plat_tmpdir(void)
     return d && *d ? d : "/tmp";
 }
 
+const char *plat_null_device(void)
+{
+    return "/dev/null";
+}
+
 const char *plat_home(void)
 {
     const char *h = getenv("HOME");

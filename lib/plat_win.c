@@ -510,6 +510,11 @@ static const char *env_utf8(const wchar_t *name, char **keep)
     return *keep;
 }
 
+const char *plat_null_device(void)
+{
+    return "NUL";
+}
+
 const char *plat_tmpdir(void)
 {
     static char *dir;

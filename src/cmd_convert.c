@@ -23,6 +23,7 @@
 #include "formats/html/viewer.h"
 #include "outname.h"
 #include "pfopen.h"
+#include "piececut.h"
 #include "sumreport.h"
 
 void report_written(const struct st_options *o, const char *path)
@@ -184,6 +185,8 @@ static int convert(const struct st_options *o, struct tracewriter *w, const char
 
 int cmd_from_file(const struct st_options *o)
 {
+    if (piece_active(&o->piece) && !o->pf_out)
+        return piece_from_file(o);     /* a piece (issue 35) */
     struct viewer v = {0};
     struct outname name;
     char err[512];

@@ -117,24 +117,30 @@ const struct optdef st_optdefs[] = {
      "keep only a time range of the trace: START..END in seconds from its start (units "
      "ns, us, ms, s, min, h; an end may be left out), ts:START..END in the trace's own "
      "clock, or slice:NAME[#N][+-D] around the Nth slice NAME (D more each side)",
-     "Works for every input of --from-file and for live captures. Slices that cross an "
-     "end are cut there and marked as cut; process and thread names, the clock sync and "
-     "the counters' last values before the range are kept, so the piece opens alone. An "
-     "empty range, or one outside the trace, is an error (exit 1) and writes nothing."},
+     "Works for every input of --from-file and for live captures. A slice open at the "
+     "start begins there again, named \"NAME (cut)\"; one open at the end ends there; "
+     "process and thread names, the clock sync and the counters' last values before the "
+     "range are kept, so the piece opens alone. An empty range is a bad command line "
+     "(exit 2); one outside the trace, a slice not found or a piece without events is an "
+     "error (exit 1, the trace's span said) and writes nothing (docs/pieces.md)."},
     {"process", 0, "LIST", OPT_PROCESS, SEC_GENERAL, 0,
      "keep only these processes (names or pids, comma-separated) and their threads; other "
      "processes' CPU time stays on the CPU tracks as \"other\"",
-     "A name matches a process's name, or its main thread's name as the kernel cuts it "
-     "(15 bytes). An unknown process is an error (exit 1) and writes nothing."},
+     "A name matches a process's name, its last path component, or its main thread's "
+     "name as the kernel cuts it (15 bytes). An unknown process is an error (exit 1, the "
+     "busiest processes named) and writes nothing."},
     {"process-and-deps", 0, "LIST", OPT_PROCESS_DEPS, SEC_GENERAL, 0,
-     "as --process, and also keep the threads that woke or served them (wakers, binder "
-     "peers)", NULL},
+     "as --process, and also keep the processes whose threads woke or called theirs, or "
+     "that theirs woke or called (wakeups, binder transactions, anywhere in the trace)",
+     NULL},
     {"split", 0, "SIZE|TIME", OPT_SPLIT, SEC_GENERAL, 0,
      "write the trace in pieces of at most SIZE (256mb, 1g) or TIME (10s, 500ms): "
      "NAME.001.html, NAME.002.html, ..., each one opening alone",
      "Every piece carries the process and thread names, the clock sync and the counters' "
      "last values before it; slices cut at a boundary are closed and reopened, marked as "
-     "cut. With a Perfetto trace as the output the pieces are Perfetto traces."},
+     "cut. SIZE counts the trace's ftrace text; TIME runs from the range's start. Each "
+     "piece is reported with its window; --trace-events and --summary are refused with "
+     "it. With a Perfetto trace as the output the pieces are Perfetto traces."},
     {"output-format", 0, "FORMAT", OPT_OUTPUT_FORMAT, SEC_GENERAL, 0,
      "html (the default), json (as -j) or perfetto: with a Perfetto trace as the input, "
      "write the piece as a Perfetto trace (also chosen by -o NAME.perfetto-trace or "

@@ -9,6 +9,8 @@
 #include "commands.h"
 #include "lib/outfile.h"
 #include "lib/plat.h"
+#include "lib/tmpfiles.h"
+#include "piececut.h"
 #include "sumreport.h"
 
 /* trace.html -> trace<ext>; for an output written in place (stdout,
@@ -35,6 +37,37 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
     return result_open_viewer(o, raw_ext, NULL, -1, r);
 }
 
+/* A piece of the capture: the whole of it into a temporary JSON result,
+ * cut at the end (piececut.h); the tees hang on the piece's writer. */
+static int open_piece(const struct st_options *o, struct result *r)
+{
+    size_t n = strlen(plat_tmpdir()) + 32;
+    r->piece_tmp = malloc(n);
+    if (!r->piece_tmp) {
+        fprintf(stderr, "systrace: out of memory\n");
+        return EXIT_ERROR;
+    }
+    snprintf(r->piece_tmp, n, "%s/systrace-piece-XXXXXX", plat_tmpdir());
+    int fd = plat_mkstemp(r->piece_tmp);
+    if (fd < 0) {
+        fprintf(stderr, "systrace: %s: cannot write a temporary file\n", plat_tmpdir());
+        free(r->piece_tmp);
+        r->piece_tmp = NULL;
+        return EXIT_ERROR;
+    }
+    close(fd);
+    tmpfiles_add(r->piece_tmp);
+    enum st_err e = tw_open(r->piece_tmp, TW_JSON, NULL, &r->w);
+    if (e) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->piece_tmp,
+                r->w ? tw_errtext(r->w) : st_strerror(e));
+        return EXIT_ERROR;
+    }
+    (void)o;
+    return EXIT_OK;
+}
+
+
 int result_open_viewer(const struct st_options *o, const char *raw_ext,
                        const struct viewer *v, int show_summary, struct result *r)
 {
@@ -51,7 +84,10 @@ int result_open_viewer(const struct st_options *o, const char *raw_ext,
     } else if (!o->json && open_viewer(o, &r->v)) {
         return EXIT_ERROR;
     }
-    enum st_err e = tw_open(r->out, o->json ? TW_JSON : TW_HTML, &r->v, &r->w);
+    int piece = piece_active(&o->piece) && !o->pf_out;
+    if (piece && open_piece(o, r))
+        return EXIT_ERROR;
+    enum st_err e = piece ? ST_OK : tw_open(r->out, o->json ? TW_JSON : TW_HTML, &r->v, &r->w);
     if (e) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out,
                 r->w ? tw_errtext(r->w) : st_strerror(e));
@@ -63,6 +99,8 @@ int result_open_viewer(const struct st_options *o, const char *raw_ext,
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->raw, err);
         return EXIT_ERROR;
     }
+    if (piece)
+        return EXIT_OK;     /* the summary and --trace-events come with the piece */
     r->sum_show = show_summary >= 0 ? show_summary : !o->quiet;
     /* --rows: a summary for the rows, its lines shown only as asked */
     if (sumreport_open(o->summary, r->sum_show || o->rows, r->w, o->categories, o->ncategories,
@@ -71,10 +109,31 @@ int result_open_viewer(const struct st_options *o, const char *raw_ext,
     return open_trace_events(o, r->w, &r->te) ? EXIT_ERROR : EXIT_OK;
 }
 
+/* The capture is whole in r->piece_tmp: the piece from it; if that
+ * fails, the capture stays where it is and the user is told. */
+static int commit_piece(const struct st_options *o, struct result *r)
+{
+    if (tw_commit(r->w)) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->piece_tmp, tw_errtext(r->w));
+        return EXIT_ERROR;
+    }
+    int rc = piece_of_result(o, r->piece_tmp, r->out);
+    if (rc) {
+        tmpfiles_forget(r->piece_tmp);
+        fprintf(stderr, "systrace: the whole capture is kept in %s (--from-file converts it)\n",
+                r->piece_tmp);
+        free(r->piece_tmp);
+        r->piece_tmp = NULL;
+    }
+    return rc;
+}
+
 int result_commit(const struct st_options *o, struct result *r)
 {
     if (!o->quiet)
         printf("Outputting Systrace results...\n");
+    if (r->piece_tmp)
+        return commit_piece(o, r);
     if (tw_commit(r->w)) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, tw_errtext(r->w));
         return EXIT_ERROR;
@@ -97,6 +156,11 @@ void result_free(struct result *r)
         viewer_free(&r->v);
     free(r->out);
     free(r->raw);
+    if (r->piece_tmp) {
+        plat_unlink(r->piece_tmp);
+        tmpfiles_forget(r->piece_tmp);
+        free(r->piece_tmp);
+    }
     memset(r, 0, sizeof(*r));
 }
 

@@ -208,7 +208,22 @@ static enum st_err split_write(struct tracewriter *w, const unsigned char *p, si
     return e;
 }
 
+void tw_set_filter(struct tracewriter *w, const struct tw_filter *f)
+{
+    memset(&w->filter, 0, sizeof(w->filter));
+    if (f)
+        w->filter = *f;
+}
+
 enum st_err tw_write(void *ctx, const void *p, size_t n)
+{
+    struct tracewriter *w = ctx;
+    if (w->filtering)
+        return n ? w->filter.write(w->filter.ctx, p, n) : ST_OK;
+    return tw_write_kept(w, p, n);
+}
+
+enum st_err tw_write_kept(void *ctx, const void *p, size_t n)
 {
     struct tracewriter *w = ctx;
     if (!n)
@@ -253,6 +268,7 @@ enum st_err tw_begin(struct tracewriter *w, const char *name)
     w->last_nl = 1;
     if (!strcmp(name, "systraceController"))
         w->has_controller = 1;
+    w->filtering = w->filter.write && w->filter.begin(w->filter.ctx, name);
     for (int i = 0; i < w->ntee; i++)
         if (w->tee[i].begin)
             w->tee[i].begin(w->tee[i].ctx, name);
@@ -306,7 +322,11 @@ enum st_err tw_restart_part(struct tracewriter *w)
 
 enum st_err tw_end(struct tracewriter *w)
 {
+    enum st_err ef = w->filtering ? w->filter.end(w->filter.ctx) : ST_OK;
+    w->filtering = 0;
     enum st_err e = tw_with_carry(w, (const unsigned char *)"", 0, 1);
+    if (!e)
+        e = ef;
     w->in_part = 0;
     w->parts++;
     w->split_due = 0;       /* nothing follows: no empty last block */

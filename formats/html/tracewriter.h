@@ -116,6 +116,22 @@ void tw_set_tee(struct tracewriter *w, const struct tw_tee *t);
 enum st_err tw_add_tee(struct tracewriter *w, const struct tw_tee *t);
 /* Tells every tee listening for facts. */
 void tw_fact(struct tracewriter *w, const struct tw_fact *f);
+/* A filter in front of everything else (tees, splitting, escaping): a
+ * piece of the trace (formats/piece) is cut there, so the tees see the
+ * piece.  begin returns 1 to take the part's payload: write gets it and
+ * hands on what it keeps through tw_write_kept; end may still hand on
+ * bytes (slices closed at the piece's end).  The file offsets a text
+ * sink's tell and keep work with no longer match the payload given, so
+ * no circular-buffer cut may run with a filter. */
+struct tw_filter {
+    int (*begin)(void *ctx, const char *part);
+    enum st_err (*write)(void *ctx, const void *p, size_t n);
+    enum st_err (*end)(void *ctx);
+    void *ctx;
+};
+void tw_set_filter(struct tracewriter *w, const struct tw_filter *f);
+/* Payload past the filter (what the filter keeps). */
+enum st_err tw_write_kept(void *w, const void *p, size_t n);
 enum st_err tw_begin(struct tracewriter *w, const char *name);
 enum st_err tw_write(void *w, const void *p, size_t n);
 enum st_err tw_end(struct tracewriter *w);

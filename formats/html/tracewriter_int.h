@@ -25,6 +25,8 @@ struct tracewriter {
     int last_nl;                /* the payload so far ends with a newline */
     struct tw_tee tee[TW_TEES_MAX];
     int ntee;
+    struct tw_filter filter;    /* filter.write NULL: none */
+    int filtering;              /* the current part goes through it */
     /* splitting of HTML ftrace parts */
     uint64_t split_at;          /* 0: never */
     int splittable;             /* the current part may be split */

@@ -319,8 +319,15 @@ static enum st_err ff_done(struct ff *f, enum st_err e)
 enum st_err fromfile_convert(const char *path, struct tracewriter *w,
                              struct ff_result *res)
 {
+    return fromfile_convert_flags(path, w, 0, res);
+}
+
+enum st_err fromfile_convert_flags(const char *path, struct tracewriter *w, int flags,
+                                   struct ff_result *res)
+{
     struct ff f;
     enum st_err e = ff_init(&f, path, w, res);
+    f.no_cut = !!(flags & FF_NO_CUT);
     if (e)
         return e;
     struct ff_input in = {.f = &f, .input = input};

@@ -58,6 +58,12 @@ struct ff_result {
  * short (res.detail says what was kept). */
 enum st_err fromfile_convert(const char *path, struct tracewriter *w,
                              struct ff_result *res);
+/* The same with flags: FF_NO_CUT: no circular-buffer cut (the input is
+ * systrace's own result, cut already; a filter in the writer, which a
+ * cut's rewrite of the output would not see, may then listen). */
+#define FF_NO_CUT 2
+enum st_err fromfile_convert_flags(const char *path, struct tracewriter *w, int flags,
+                                   struct ff_result *res);
 
 /* The same conversion fed piece by piece (a trace read from a device
  * while it records): ff_push as bytes arrive, ff_push_finish at the end

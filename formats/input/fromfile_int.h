@@ -46,6 +46,7 @@ struct ff_spool {
 struct ff {
     struct tracewriter *w;
     struct ff_result *res;
+    int no_cut;                 /* FF_NO_CUT */
     struct text_sink ts;        /* the writer's current part */
     struct tguard *guard;       /* in front of ts */
     struct text_sink gts;       /* the guard, as a sink */

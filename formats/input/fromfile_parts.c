@@ -15,13 +15,14 @@
 #include "lib/astage.h"
 
 static const struct repair_opts file_repair = {.circular = 1, .add_header = 1};
+static const struct repair_opts no_cut_repair = {.add_header = 1};
 
 enum st_err ff_chain_new(struct ff *f, int text)
 {
     static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};
     f->text_parts++;
     tguard_begin(f->guard, 1);
-    f->rep = repair_new(&file_repair, &f->gts);
+    f->rep = repair_new(f->no_cut ? &no_cut_repair : &file_repair, &f->gts);
     f->norm = f->rep ? fnorm_new(&auto_flags, repair_write, f->rep) : NULL;
     f->as = f->norm ? astage_new(fnorm_write, f->norm) : NULL;
     f->dec = f->as ? decoder_new(text ? DECODE_TEXT : DECODE_ATRACE, astage_write, f->as)

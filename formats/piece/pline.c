@@ -1,0 +1,286 @@
+/* ftrace lines, atrace marks and times for the cutters; see pline.h. */
+#include "pline.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Digits of p[a, b) as a number; -1 if none or not all digits. */
+static int64_t digits(const char *p, size_t a, size_t b)
+{
+    if (a >= b || b - a > 18)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = a; i < b; i++) {
+        if (!is_digit(p[i]))
+            return -1;
+        v = v * 10 + (p[i] - '0');
+    }
+    return v;
+}
+
+int pline_secs_ns(const char *p, size_t n, int64_t *ns)
+{
+    size_t i = 0;
+    int64_t s = 0, frac = 0, scale = 1000000000;
+    while (i < n && is_digit(p[i])) {
+        if (s > INT64_MAX / 1000000000 / 10 - 1)
+            return -1;          /* no room for it in ns */
+        s = s * 10 + (p[i++] - '0');
+    }
+    if (!i)
+        return -1;
+    if (i < n && p[i] == '.') {
+        i++;
+        while (i < n && is_digit(p[i])) {
+            if (scale > 1) {
+                scale /= 10;
+                frac += (p[i] - '0') * scale;
+            }
+            i++;
+        }
+    }
+    if (i != n)
+        return -1;
+    *ns = s * 1000000000 + frac;
+    return 0;
+}
+
+int pline_us_ns(const char *p, size_t n, int64_t *ns)
+{
+    char buf[64];
+    if (!n || n >= sizeof(buf))
+        return -1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_digit(buf[i]) && !strchr("+-.eE", buf[i]))
+            return -1;
+    /* integral microseconds (the common case) exactly, others via double */
+    int neg = buf[0] == '-';
+    int64_t v = digits(buf, (size_t)neg, n);
+    if (v > 9000000000000LL)
+        return -1;              /* the bound of the general path below */
+    if (v >= 0) {
+        *ns = (neg ? -v : v) * 1000;
+        return 0;
+    }
+    char *end;
+    double d = strtod(buf, &end);
+    if (*end || d != d || d > 9e12 || d < -9e12)
+        return -1;
+    double r = d * 1000.0;
+    *ns = (int64_t)(r < 0 ? r - 0.5 : r + 0.5);
+    return 0;
+}
+
+size_t pline_fmt_secs(char *buf, size_t len, int64_t ns)
+{
+    int n = snprintf(buf, len, "%lld.%06lld", (long long)(ns / 1000000000),
+                     (long long)(ns % 1000000000 / 1000));
+    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
+size_t pline_fmt_us(char *buf, size_t len, int64_t ns)
+{
+    int n = ns % 1000 ? snprintf(buf, len, "%lld.%03lld", (long long)(ns / 1000),
+                                 (long long)(ns % 1000 < 0 ? -(ns % 1000) : ns % 1000))
+                      : snprintf(buf, len, "%lld", (long long)(ns / 1000));
+    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
+/* "[digits]" at p[i]: returns the index after ']', or 0. */
+static size_t cpu_field(const char *p, size_t n, size_t i)
+{
+    size_t j = i + 1;
+    while (j < n && is_digit(p[j]))
+        j++;
+    return j > i + 1 && j < n && p[j] == ']' ? j + 1 : 0;
+}
+
+/* The part left of "[CPU]": "TASK-TID" and an optional "(TGID)". */
+static int left_side(const char *p, size_t end, struct pline *l)
+{
+    while (end && p[end - 1] == ' ')
+        end--;
+    l->tgid = -1;
+    if (end && p[end - 1] == ')') {
+        size_t o = end - 1;
+        while (o && p[o - 1] != '(')
+            o--;
+        if (!o)
+            return -1;
+        size_t a = o, b = end - 1;
+        while (a < b && p[a] == ' ')
+            a++;
+        l->tgid = digits(p, a, b);      /* "-----": -1 */
+        l->tgid_col = 1;
+        end = o - 1;
+        while (end && p[end - 1] == ' ')
+            end--;
+    }
+    size_t d = end;
+    while (d && is_digit(p[d - 1]))
+        d--;
+    if (d == end || !d || p[d - 1] != '-')
+        return -1;
+    l->tid = digits(p, d, end);
+    size_t t = 0;
+    while (t < d - 1 && p[t] == ' ')
+        t++;
+    l->task = p + t;
+    l->task_len = d - 1 - t;
+    return l->tid < 0 ? -1 : 0;
+}
+
+/* The part right of "[CPU]": flags, "TS: EVENT: BODY". */
+static int right_side(const char *p, size_t n, size_t i, struct pline *l)
+{
+    for (int tok = 0; tok < 2; tok++) {
+        while (i < n && p[i] == ' ')
+            i++;
+        size_t a = i;
+        while (i < n && p[i] != ' ')
+            i++;
+        if (i > a + 1 && p[i - 1] == ':' && is_digit(p[a]) &&
+            !pline_secs_ns(p + a, i - 1 - a, &l->ts_ns)) {
+            l->ts_off = a;
+            l->ts_len = i - 1 - a;
+            break;
+        }
+        if (tok == 1)
+            return -1;
+    }
+    while (i < n && p[i] == ' ')
+        i++;
+    size_t e = i;
+    while (e < n && p[e] != ':' && p[e] != ' ')
+        e++;
+    if (e == i || e >= n || p[e] != ':')
+        return -1;
+    l->event = p + i;
+    l->event_len = e - i;
+    e++;
+    if (e < n && p[e] == ' ')
+        e++;
+    l->body_off = e;
+    l->body = p + e;
+    while (n > e && (p[n - 1] == '\n' || p[n - 1] == '\r'))
+        n--;
+    l->body_len = n - e;
+    return 0;
+}
+
+int pline_parse(const char *p, size_t n, struct pline *l)
+{
+    memset(l, 0, sizeof(*l));
+    size_t i = 0;
+    while (i < n && p[i] == ' ')
+        i++;
+    if (i == n || p[i] == '#')
+        return -1;
+    const char *nl = memchr(p + i, '\n', n - i);
+    size_t end = nl ? (size_t)(nl - p) : n;
+    for (const char *b; i < end && (b = memchr(p + i, '[', end - i)); i++) {
+        size_t after;
+        i = (size_t)(b - p);
+        if (!(after = cpu_field(p, n, i)) || left_side(p, i, l))
+            continue;
+        l->cpu_off = i;
+        return right_side(p, n, after, l);
+    }
+    return -1;
+}
+
+int pline_is(const struct pline *l, const char *event)
+{
+    size_t k = strlen(event);
+    return l->event_len == k && !memcmp(l->event, event, k);
+}
+
+int pmark_parse(const char *p, size_t n, struct pmark *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->pid = -1;
+    while (n && (p[n - 1] == '\n' || p[n - 1] == '\r'))
+        n--;
+    if (!n || !strchr("BECSF", p[0]) || (n > 1 && p[1] != '|'))
+        return -1;
+    m->kind = p[0];
+    if (n < 3)
+        return m->kind == 'E' ? 0 : -1;
+    const char *q = p + 2, *end = p + n;
+    const char *bar = memchr(q, '|', (size_t)(end - q));
+    m->pid = digits(q, 0, (size_t)((bar ? bar : end) - q));
+    if (!bar)
+        return m->kind == 'E' ? 0 : -1;
+    m->name = bar + 1;
+    m->name_len = (size_t)(end - m->name);
+    if (m->kind == 'B' || m->kind == 'E')
+        return 0;
+    const char *last = m->name + m->name_len;
+    while (last > m->name && last[-1] != '|')
+        last--;
+    if (last == m->name)
+        return -1;
+    m->last = last;
+    m->last_len = (size_t)(end - last);
+    m->name_len = (size_t)(last - 1 - m->name);
+    return 0;
+}
+
+void plines_init(struct plines *s)
+{
+    dynbuf_init(&s->buf, PLINE_MAX);
+    s->overlong = 0;
+}
+
+void plines_free(struct plines *s)
+{
+    dynbuf_free(&s->buf);
+}
+
+enum st_err plines_feed(struct plines *s, const void *data, size_t n, pline_fn fn, void *ctx)
+{
+    const char *p = data;
+    enum st_err e = ST_OK;
+    while (n && !e) {
+        const char *nl = memchr(p, '\n', n);
+        size_t k = nl ? (size_t)(nl - p) + 1 : n;
+        if (s->overlong) {
+            e = fn(ctx, p, k, 0);
+            s->overlong = !nl;
+        } else if (nl && !s->buf.len) {
+            e = fn(ctx, p, k, 1);
+        } else if (s->buf.len + k <= PLINE_MAX - 1) {
+            e = dynbuf_add(&s->buf, p, k);
+            if (!e && nl) {
+                e = fn(ctx, s->buf.data, s->buf.len, 1);
+                dynbuf_reset(&s->buf);
+            }
+        } else {            /* too long to look into: on as it is */
+            e = fn(ctx, s->buf.data, s->buf.len, 0);
+            if (!e)
+                e = fn(ctx, p, k, 0);
+            dynbuf_reset(&s->buf);
+            s->overlong = !nl;
+        }
+        p += k;
+        n -= k;
+    }
+    return e;
+}
+
+enum st_err plines_finish(struct plines *s, pline_fn fn, void *ctx)
+{
+    enum st_err e = s->buf.len ? fn(ctx, s->buf.data, s->buf.len, 1) : ST_OK;
+    dynbuf_reset(&s->buf);
+    s->overlong = 0;
+    return e;
+}

@@ -1,0 +1,27 @@
+/*
+ * Pieces of a trace as pages (issue 35: --time-range, --process, --split
+ * with HTML or JSON output).  Two passes over the trace: the conversion
+ * as always, into a temporary page without a viewer (a live capture: a
+ * temporary JSON result) while the scan (formats/piece/
+ * pscan.h) listens; then, once the window is known, that result is read
+ * again through the cutter (pcut.h), a filter in front of the page
+ * writer, so the tees (--trace-events, the summary) see the piece.  A
+ * split reads the temporary result once per PIECEFAN_MAX pieces
+ * (piecefan.h), each piece written through its own temporary file and
+ * renamed when complete; if one fails the pieces already written are
+ * removed again.
+ */
+#ifndef SYSTRACE_PIECECUT_H
+#define SYSTRACE_PIECECUT_H
+
+#include "options.h"
+
+/* --from-file with a piece; an exit code (cli.h). */
+int piece_from_file(const struct st_options *o);
+
+/* A capture's result written whole at tmp_json (TW_JSON) becomes the
+ * piece at out (HTML or JSON as o asks), with the tees o asks for;
+ * prints its errors; an exit code. */
+int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out);
+
+#endif

@@ -1,0 +1,36 @@
+# Pieces (issue 35) of bad requests: a range outside the trace, an unknown
+# process or pid, a slice that is not there (or not that often), a piece
+# without events: one line saying what (the trace's span, the busiest
+# processes), exit 1, no output file and no temporary file left; --split
+# into standard output is refused.
+. "$TOP/tests/lib.sh"
+
+python3 "$TOP/tests/tools/genpieces.py" g.txt 3000 || fail "genpieces"
+refused() {     # EXPECTED-LINE ARGS...
+    msg=$1; shift
+    run_st 1 --from-file g.txt -o out.html "$@"
+    assert_contains err.txt "$msg"
+    assert_eq "lines on stderr for $*" 1 "$(wc -l <err.txt)"
+    [ ! -e out.html ] || fail "$*: out.html written"
+    [ -z "$(ls -A "$TMPDIR")" ] || fail "$*: left in TMPDIR: $(ls -A "$TMPDIR")"
+}
+refused "systrace: --time-range: the range is outside the trace; the trace spans 0.0..9.992 s (ts:1000.000000..1009.992118)" \
+    --time-range=20..30
+refused "the range is outside the trace" --time-range=ts:900..1000
+refused "systrace: --process: no process named nosuch in the trace; the busiest: example.app (pid 100)," \
+    --process=nosuch
+refused "no process with pid 4242 in the trace" --process=4242
+refused "systrace: --time-range: no slice named nothere in the trace" --time-range=slice:nothere
+refused "slices named work3, not 100000" --time-range=slice:work3#100000
+# logd has nothing in its first microsecond
+refused "the piece holds no events" --time-range=0..1us --process=logd
+# --split into standard output
+run_st 1 --from-file g.txt --split=1s -o -
+assert_eq "lines on stderr" 1 "$(wc -l <err.txt)"
+assert_contains err.txt "--split writes several files; standard output (-o -) takes one"
+[ ! -s out.txt ] || fail "--split -o -: wrote to stdout"
+! ls -- -.* 2>/dev/null || fail "--split -o -: wrote files"
+# -j alike
+run_st 1 --from-file g.txt -j -o out.json --process=nosuch
+[ ! -e out.json ] || fail "out.json written"
+echo ok

@@ -184,6 +184,8 @@ static int convert(const struct st_options *o, struct tracewriter *w, const char
 
 int cmd_from_file(const struct st_options *o)
 {
+    if (o->pf_out)
+        return cmd_pf_cut(o);
     struct viewer v = {0};
     struct outname name;
     char err[512];

@@ -1,0 +1,147 @@
+/*
+ * Internals of the Perfetto cutter (pfcut.h) shared by pfcut.c (framing,
+ * packets), pfcut_ftrace.c (bundles, logcat), pfcut_slices.c (slices
+ * across boundaries) and pfcut_out.c (writing packets to pieces, below
+ * all of them).  Not a public header.
+ */
+#ifndef SYSTRACE_PFCUT_INT_H
+#define SYSTRACE_PFCUT_INT_H
+
+#include <zlib.h>
+
+#include "lib/dynbuf.h"
+#include "pfclk.h"
+#include "pfcut.h"
+
+#define PFCUT_DEPTH 64                  /* open slices a track */
+#define PFCUT_SAVED_MAX ((size_t)8 << 20)
+#define PFCUT_BEGIN_MAX ((size_t)16 << 10)  /* one saved begin */
+#define PFCUT_TRACKS_MAX ((size_t)1 << 20)
+#define PFCUT_SEQS_MAX 65536
+#define PFCUT_OUT_CHUNK ((size_t)64 << 10)
+#define PFCUT_HIST_MAX ((size_t)1 << 22)
+#define PFCUT_CPUS 1024
+
+/* A slice open on a track: what begins it again in the next piece. */
+struct pfcut_open {
+    uint8_t *ev;                /* the TrackEvent, or the print's "B|tgid|name" */
+    size_t n;
+    uint32_t seq;               /* track events: its sequence; prints: the CPU */
+};
+
+/* A track (a track event's track, or a thread's atrace slices). */
+struct pfcut_track {
+    uint64_t key;               /* 0: a free slot */
+    uint64_t uuid;              /* track events: the uuid to end with (0: the default) */
+    uint32_t tid;               /* prints */
+    uint32_t depth;
+    uint32_t pos;               /* pieces begun before its last event */
+    int closed;                 /* ... and the last of them already ended */
+    struct pfcut_open st[PFCUT_DEPTH];
+};
+
+/* The last compact switch on a CPU: Perfetto drops the first compact
+ * switch of each CPU (it lacks the prev_* fields), so a piece begins each
+ * CPU with the one before its first. */
+struct pfcut_cpu {
+    int known;
+    uint32_t sent;              /* 1 + the last piece given a compact switch */
+    int64_t ts;
+    uint64_t state, pid, prio;
+    uint8_t comm[64];
+    size_t commn;
+};
+
+struct pfcut_seq {
+    uint32_t id;                /* 0: a free slot (sequence 0 is kept as 1 << 31) */
+    uint32_t def_clock;
+    uint64_t def_track;
+};
+
+struct pfcut_out {
+    struct pfcut_piece p;
+    struct dynbuf buf;
+    uint64_t bytes;
+};
+
+/* Bytes per time bucket, for pieces of a size. */
+struct pfcut_hist {
+    uint64_t *b;
+    int64_t lo;                 /* the first bucket's index */
+    size_t n;
+    int64_t w;                  /* ns a bucket */
+};
+
+enum pfcut_fstate { PC_TAG, PC_LEN, PC_BODY, PC_SKIP, PC_SKIPVAR };
+
+struct pfcut {
+    struct pfcut_out *out;
+    size_t nout;
+    int scanning;
+    int64_t last;               /* pfcut_set_last; INT64_MAX unknown */
+    /* framing */
+    enum pfcut_fstate fs;
+    uint8_t vbuf[10];
+    size_t vlen;
+    uint32_t field;
+    uint64_t want, offset, pkt_start;
+    struct dynbuf pkt;
+    z_stream z;
+    int z_init;
+    struct dynbuf infl;
+    /* state */
+    struct pfclk clk;
+    struct pfcut_seq *seqs;
+    size_t seqcap, nseqs;
+    uint8_t *got;               /* pieces written to by the current packet */
+    struct pfcut_track *tracks;
+    size_t trackcap, ntracks;
+    size_t saved;               /* bytes of saved begins */
+    struct pfcut_span span;
+    struct pfcut_hist hist;
+    struct pfcut_cpu *cpus;
+    /* scratch for re-encoding: a bundle, its compact sched's columns and
+     * intern table, a slice's event, a packet */
+    struct dynbuf a, b, c, d;
+    struct dynbuf cols[11];
+    const uint8_t **istr;
+    size_t *ilen;
+    size_t icap;
+    enum st_err err;
+    struct pfcut_stats st;
+    char detail[320];
+};
+
+/* pfcut_out.c: errors, pieces, writing */
+enum st_err pfcut_fail(struct pfcut *c, enum st_err e, const char *what);
+/* The piece holding ts, or -1; *pos: the pieces starting at or before it. */
+int pfcut_piece_of(const struct pfcut *c, int64_t ts, uint32_t *pos);
+/* A packet's bytes to piece i (all pieces: i < 0). */
+enum st_err pfcut_write(struct pfcut *c, int i, const uint8_t *p, size_t n);
+enum st_err pfcut_flush(struct pfcut *c);
+/* Copy the fields of a message except those `drop` says (a bitmap of
+ * field numbers below 128; higher ones are kept). */
+enum st_err pfcut_copy(struct dynbuf *to, const uint8_t *p, size_t n, const uint64_t drop[2]);
+void pfcut_seen(struct pfcut *c, int64_t ts, size_t bytes);
+struct pfcut_seq *pfcut_seq(struct pfcut *c, uint32_t id);
+/* pfcut_slices.c: a track's slices around ts (in piece i, or -1). */
+struct pfcut_track *pfcut_track(struct pfcut *c, uint64_t key);
+enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts);
+enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int piece,
+                              const uint8_t *ev, size_t n);
+enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
+                        const uint8_t *buf, size_t n);
+enum st_err pfcut_slices_finish(struct pfcut *c);
+void pfcut_slices_free(struct pfcut *c);
+/* pfcut_ftrace.c: bundles and logcat */
+enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const uint8_t *p,
+                         size_t n);
+enum st_err pfcut_log(struct pfcut *c, uint32_t seq, const uint8_t *pkt, size_t pn,
+                      const uint8_t *p, size_t n);
+/* A packet with its data replaced (field num, bytes; num 0: none) in
+ * piece i, its time (when it has one) on the trace's clock. */
+enum st_err pfcut_repacket(struct pfcut *c, int i, const uint8_t *pkt, size_t pn,
+                           uint32_t num, const uint8_t *data, size_t dn, int64_t ts,
+                           int timed);
+
+#endif

@@ -1,0 +1,311 @@
+/*
+ * Slices across the boundaries of pieces (pfcut.h): each track (a track
+ * event's track; a thread's atrace B/E from ftrace print) keeps the stack
+ * of its open slices, their begins saved.  When a track's events move
+ * past a piece's end, its open slices are ended there (in that piece) and
+ * begun again at the next piece's start (in the next one), marked as cut
+ * (debug annotations cut_start / cut_end on track events), so every piece
+ * holds each slice it overlaps, once, with no end lacking its begin.
+ * Slices still open at the trace's last event stay open, as in the
+ * original.  Events of one track come in time order, so the stack at any
+ * moment is the stack at that time.
+ */
+#include "pfcut_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb.h"
+#include "pbw.h"
+
+#define KEY_PRINT (1ull << 62)
+#define KEY_LEGACY (1ull << 63)
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
+
+static int grow(struct pfcut *c)
+{
+    size_t cap = c->trackcap ? c->trackcap * 2 : 1024;
+    if (cap > PFCUT_TRACKS_MAX * 2)
+        return -1;
+    struct pfcut_track *t = calloc(cap, sizeof(*t));
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < c->trackcap; i++) {
+        if (!c->tracks[i].key)
+            continue;
+        size_t j = slot_of(c->tracks[i].key, cap);
+        while (t[j].key)
+            j = (j + 1) & (cap - 1);
+        t[j] = c->tracks[i];
+    }
+    free(c->tracks);
+    c->tracks = t;
+    c->trackcap = cap;
+    return 0;
+}
+
+struct pfcut_track *pfcut_track(struct pfcut *c, uint64_t key)
+{
+    if ((c->ntracks + 1) * 2 > c->trackcap && grow(c))
+        return NULL;
+    size_t i = slot_of(key, c->trackcap);
+    while (c->tracks[i].key && c->tracks[i].key != key)
+        i = (i + 1) & (c->trackcap - 1);
+    struct pfcut_track *t = &c->tracks[i];
+    if (!t->key) {
+        t->key = key;
+        c->ntracks++;
+    }
+    return t;
+}
+
+/* ---- the packets that end and begin a cut slice ------------------------- */
+
+static enum st_err annotation(struct dynbuf *b, const char *name)
+{
+    uint8_t ann[64];
+    size_t n = strlen(name);
+    ann[0] = 0x52;              /* name (10), bytes */
+    ann[1] = (uint8_t)n;
+    memcpy(ann + 2, name, n);
+    ann[2 + n] = 0x10;          /* bool_value (2) */
+    ann[3 + n] = 1;
+    return pbw_bytes(b, 4, ann, n + 4);
+}
+
+static enum st_err tev_packet(struct pfcut *c, int piece, uint32_t seq, int64_t ts,
+                              struct dynbuf *ev)
+{
+    struct dynbuf *p = &c->d;
+    dynbuf_reset(p);
+    enum st_err e = pbw_uint(p, 10, seq);
+    if (!e && !(e = pbw_uint(p, 8, ts < 0 ? 0 : (uint64_t)ts)))
+        e = pbw_uint(p, 58, c->clk.trace_clock);
+    if (!e)
+        e = pbw_msg(p, 11, ev);
+    if (e)
+        return pfcut_fail(c, ST_ENOMEM, "out of memory");
+    c->st.cut++;
+    return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
+}
+
+/* A print event in a bundle of its own: FtraceEventBundle { cpu, event {
+ * timestamp, pid, print { buf } } }. */
+static enum st_err print_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t tid,
+                                int64_t ts, const uint8_t *buf, size_t n)
+{
+    struct dynbuf *ev = &c->c, *p = &c->d;
+    dynbuf_reset(ev);
+    dynbuf_reset(p);
+    enum st_err e = pbw_bytes(ev, 2, buf, n);      /* PrintFtraceEvent.buf */
+    struct dynbuf fe;
+    dynbuf_init(&fe, PFCUT_BEGIN_MAX * 2);
+    if (!e && !(e = pbw_uint(&fe, 1, ts < 0 ? 0 : (uint64_t)ts)) &&
+        !(e = pbw_uint(&fe, 2, tid)) && !(e = pbw_msg(&fe, 3, ev)))
+        if (!(e = pbw_uint(ev, 1, cpu)) && !(e = pbw_msg(ev, 2, &fe)))
+            e = pbw_msg(p, 1, ev);
+    dynbuf_free(&fe);
+    if (e)
+        return pfcut_fail(c, ST_ENOMEM, "out of memory");
+    c->st.cut++;
+    return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
+}
+
+static enum st_err end_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_open *o,
+                           int piece, int64_t ts)
+{
+    if (t->key & KEY_PRINT) {
+        /* "E|tgid" from the saved "B|tgid|name" */
+        uint8_t e[32] = "E";
+        size_t n = 1;
+        const uint8_t *bar = o->ev ? memchr(o->ev + 2, '|', o->n > 2 ? o->n - 2 : 0) : NULL;
+        if (bar && (size_t)(bar - o->ev) < sizeof(e)) {
+            n = (size_t)(bar - o->ev);
+            memcpy(e + 1, o->ev + 1, n - 1);
+        }
+        return print_packet(c, piece, o->seq, t->tid, ts, e, n);
+    }
+    struct dynbuf *ev = &c->c;
+    dynbuf_reset(ev);
+    enum st_err e = pbw_uint(ev, 9, 2);             /* TYPE_SLICE_END */
+    if (!e && t->uuid)
+        e = pbw_uint(ev, 11, t->uuid);
+    if (!e)
+        e = annotation(ev, "cut_end");
+    return e ? pfcut_fail(c, ST_ENOMEM, "out of memory") : tev_packet(c, piece, o->seq, ts, ev);
+}
+
+static enum st_err begin_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_open *o,
+                             int piece, int64_t ts)
+{
+    if (t->key & KEY_PRINT)
+        return o->ev ? print_packet(c, piece, o->seq, t->tid, ts, o->ev, o->n) : ST_OK;
+    /* the saved begin without its own times (1, 2, 8, 16, 17, 20), counters
+     * (12, 31, 45, 46) and flows (36, 42, 47, 48): they were the original's,
+     * at its time */
+    static const uint64_t drop[2] = {
+        1ull << 1 | 1ull << 2 | 1ull << 8 | 1ull << 16 | 1ull << 17 | 1ull << 20 |
+        1ull << 12 | 1ull << 31 | 1ull << 36 | 1ull << 42 | 1ull << 45 | 1ull << 46 |
+        1ull << 47 | 1ull << 48, 0};
+    struct dynbuf *ev = &c->c;
+    dynbuf_reset(ev);
+    enum st_err e = ST_OK;
+    if (o->ev)
+        e = pfcut_copy(ev, o->ev, o->n, drop);
+    else if (!(e = pbw_uint(ev, 9, 1)) && !(e = pbw_str(ev, 23, "(cut)")) && t->uuid)
+        e = pbw_uint(ev, 11, t->uuid);
+    if (!e)
+        e = annotation(ev, "cut_start");
+    return e ? pfcut_fail(c, ST_ENOMEM, "out of memory") : tev_packet(c, piece, o->seq, ts, ev);
+}
+
+static enum st_err close_piece(struct pfcut *c, struct pfcut_track *t, uint32_t k)
+{
+    enum st_err e = ST_OK;
+    for (uint32_t d = t->depth; d-- > 0 && !e;)
+        e = end_one(c, t, &t->st[d], (int)k, c->out[k].p.end);
+    return e;
+}
+
+static enum st_err open_piece(struct pfcut *c, struct pfcut_track *t, uint32_t k)
+{
+    enum st_err e = ST_OK;
+    for (uint32_t d = 0; d < t->depth && !e; d++)
+        e = begin_one(c, t, &t->st[d], (int)k, c->out[k].p.start);
+    return e;
+}
+
+enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts)
+{
+    uint32_t pos;
+    int i = pfcut_piece_of(c, ts, &pos);
+    enum st_err e = ST_OK;
+    if (!t->depth) {            /* nothing open: nothing to end or begin */
+        t->pos = pos;
+        t->closed = i < 0;
+        return ST_OK;
+    }
+    while (!e && t->pos < pos) {
+        if (t->pos >= 1 && !t->closed)
+            e = close_piece(c, t, t->pos - 1);
+        t->pos++;
+        t->closed = 0;
+        if (!e)
+            e = open_piece(c, t, t->pos - 1);
+    }
+    if (!e && i < 0 && t->pos >= 1 && !t->closed) {
+        e = close_piece(c, t, t->pos - 1);
+        t->closed = 1;
+    }
+    return e;
+}
+
+/* ---- the stacks --------------------------------------------------------- */
+
+static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, const uint8_t *p,
+                 size_t n)
+{
+    if (t->depth == PFCUT_DEPTH) {
+        c->st.saved_over++;
+        return;
+    }
+    struct pfcut_open *o = &t->st[t->depth++];
+    o->seq = seq;
+    o->ev = NULL;
+    o->n = 0;
+    if (n > PFCUT_BEGIN_MAX || c->saved + n > PFCUT_SAVED_MAX ||
+        !(o->ev = malloc(n ? n : 1))) {
+        c->st.saved_over++;
+        return;
+    }
+    memcpy(o->ev, p, n);
+    o->n = n;
+    c->saved += n;
+}
+
+static void pop(struct pfcut *c, struct pfcut_track *t)
+{
+    if (!t->depth)
+        return;
+    struct pfcut_open *o = &t->st[--t->depth];
+    c->saved -= o->ev ? o->n : 0;
+    free(o->ev);
+    o->ev = NULL;
+}
+
+enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int piece,
+                              const uint8_t *ev, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    uint64_t type = 0, uuid = 0;
+    int has_uuid = 0;
+    (void)piece;
+    pb_iter_init(&it, ev, n);
+    while (pb_next(&it, &f) == 1) {
+        if (f.num == 9 && f.wire == PB_VARINT)
+            type = f.v;
+        else if (f.num == 11 && f.wire == PB_VARINT)
+            uuid = f.v, has_uuid = 1;
+    }
+    if (it.bad)
+        return pfcut_fail(c, ST_EFORMAT, "a track event");
+    if (type != 1 && type != 2)
+        return ST_OK;
+    struct pfcut_seq *s = pfcut_seq(c, seq);
+    if (!has_uuid && s && s->def_track)
+        uuid = s->def_track, has_uuid = 1;
+    uint64_t key = has_uuid && uuid && !(uuid & (KEY_PRINT | KEY_LEGACY)) ? uuid
+                                                                       : KEY_LEGACY | seq;
+    struct pfcut_track *t = pfcut_track(c, key);
+    if (!t)
+        return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
+    t->uuid = key & KEY_LEGACY ? 0 : uuid;
+    enum st_err e = pfcut_advance(c, t, ts);
+    if (type == 1)
+        push(c, t, seq, ev, n);
+    else
+        pop(c, t);
+    return e;
+}
+
+enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
+                        const uint8_t *buf, size_t n)
+{
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == 0))
+        n--;
+    if (!n || (buf[0] != 'B' && buf[0] != 'E') || (n > 1 && buf[1] != '|'))
+        return ST_OK;
+    struct pfcut_track *t = pfcut_track(c, KEY_PRINT | tid);
+    if (!t)
+        return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
+    t->tid = tid;
+    enum st_err e = pfcut_advance(c, t, ts);
+    if (buf[0] == 'B')
+        push(c, t, cpu, buf, n);
+    else
+        pop(c, t);
+    return e;
+}
+
+enum st_err pfcut_slices_finish(struct pfcut *c)
+{
+    enum st_err e = ST_OK;
+    for (size_t i = 0; i < c->trackcap && !e; i++)
+        if (c->tracks[i].key && c->tracks[i].depth)
+            e = pfcut_advance(c, &c->tracks[i], c->last);
+    return e;
+}
+
+void pfcut_slices_free(struct pfcut *c)
+{
+    for (size_t i = 0; i < c->trackcap; i++)
+        for (uint32_t d = 0; d < c->tracks[i].depth; d++)
+            free(c->tracks[i].st[d].ev);
+    free(c->tracks);
+    c->tracks = NULL;
+}

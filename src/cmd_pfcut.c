@@ -84,6 +84,15 @@ static void secs(char *s, size_t n, int64_t ns)
              (int)((ns < 0 ? -ns : ns) % 1000000000 / 1000000));
 }
 
+/* ns as seconds, exactly (what --time-range=ts: takes) */
+static const char *ts_text(int64_t ns, char *s, size_t n)
+{
+    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    snprintf(s, n, "%s%" PRIu64 ".%09u", ns < 0 ? "-" : "", u / 1000000000u,
+             (unsigned)(u % 1000000000u));
+    return s;
+}
+
 /* The range asked for on the trace's clock: 0, or -1 with the reason. */
 static int range_of(const struct st_options *o, const struct pfcut_span *sp, int64_t *start,
                     int64_t *end)
@@ -226,8 +235,10 @@ static int cut(const struct st_options *o, const struct pfcut *scan, const int64
             goto done;
         }
     if (!o->quiet) {
+        char a[40], b[40];
         for (size_t i = 0; i < n; i++)
-            printf("Wrote Perfetto trace: %s (%.3f s of the trace, %llu bytes)\n", names[i],
+            printf("Wrote Perfetto trace: %s (ts:%s..%s, %.3f s, %llu bytes)\n", names[i],
+                   ts_text(pc[i].start, a, sizeof(a)), ts_text(pc[i].end, b, sizeof(b)),
                    (double)(pc[i].end - pc[i].start) / 1e9,
                    (unsigned long long)outfile_tell(of[i]));
         fflush(stdout);

@@ -51,6 +51,10 @@ struct pfcut *pfcut_new(const struct pfcut_piece *pieces, size_t n)
     for (int i = 0; i < 11; i++)
         dynbuf_init(&c->cols[i], PFTRACE_PACKET_MAX);
     pfclk_init(&c->clk);
+    if (n && pfcut_slices_init(c)) {
+        pfcut_free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -257,6 +261,7 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
         defaults(s, defs, dfn);
     if (k.data == 6)
         pfclk_snapshot(&c->clk, k.seq, k.dp, k.dn);
+
     if (k.data == 50)
         return compressed(c, k.dp, k.dn, depth);
     /* the time on the trace's clock: every timed packet, in file order

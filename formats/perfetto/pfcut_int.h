@@ -12,6 +12,7 @@
 #include "lib/dynbuf.h"
 #include "pfclk.h"
 #include "pfcut.h"
+#include "pfsort.h"
 
 #define PFCUT_DEPTH 64                  /* open slices a track */
 #define PFCUT_SAVED_MAX ((size_t)8 << 20)
@@ -27,13 +28,14 @@ struct pfcut_open {
     uint8_t *ev;                /* the TrackEvent, or the print's "B|tgid|name" */
     size_t n;
     uint32_t seq;               /* track events: its sequence; prints: the CPU */
+    int print;
+    uint64_t uuid;              /* track events: the uuid to end with (0: none) */
 };
 
-/* A track (a track event's track, or a thread's atrace slices). */
+/* A track: a thread's atrace slices, or a track event track. */
 struct pfcut_track {
     uint64_t key;               /* 0: a free slot */
-    uint64_t uuid;              /* track events: the uuid to end with (0: the default) */
-    uint32_t tid;               /* prints */
+    uint32_t tid;               /* a thread's */
     uint32_t depth;
     uint32_t pos;               /* pieces begun before its last event */
     int closed;                 /* ... and the last of them already ended */
@@ -96,6 +98,7 @@ struct pfcut {
     uint8_t *got;               /* pieces written to by the current packet */
     struct pfcut_track *tracks;
     size_t trackcap, ntracks;
+    struct pfsort *prints;      /* atrace B/E, put in time order across CPUs */
     size_t saved;               /* bytes of saved begins */
     struct pfcut_span span;
     struct pfcut_hist hist;
@@ -129,8 +132,10 @@ struct pfcut_track *pfcut_track(struct pfcut *c, uint64_t key);
 enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts);
 enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int piece,
                               const uint8_t *ev, size_t n);
+/* An atrace print (B|..., E|...), to be read in time order. */
 enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
                         const uint8_t *buf, size_t n);
+enum st_err pfcut_slices_init(struct pfcut *c);
 enum st_err pfcut_slices_finish(struct pfcut *c);
 void pfcut_slices_free(struct pfcut *c);
 /* pfcut_ftrace.c: bundles and logcat */

@@ -17,9 +17,12 @@
 
 #include "pb.h"
 #include "pbw.h"
+#include "pfsort.h"
 
 #define KEY_PRINT (1ull << 62)
 #define KEY_LEGACY (1ull << 63)
+#define PFCUT_PRINT_ARENA ((size_t)4 << 20)
+#define PFCUT_PRINT_RECS ((size_t)1 << 16)
 
 static size_t slot_of(uint64_t key, size_t cap)
 {
@@ -118,7 +121,7 @@ static enum st_err print_packet(struct pfcut *c, int piece, uint32_t cpu, uint32
 static enum st_err end_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_open *o,
                            int piece, int64_t ts)
 {
-    if (t->key & KEY_PRINT) {
+    if (o->print) {
         /* "E|tgid" from the saved "B|tgid|name" */
         uint8_t e[32] = "E";
         size_t n = 1;
@@ -127,13 +130,13 @@ static enum st_err end_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_
             n = (size_t)(bar - o->ev);
             memcpy(e + 1, o->ev + 1, n - 1);
         }
-        return print_packet(c, piece, o->seq, t->tid, ts, e, n);
+        return print_packet(c, piece, t->st[0].seq, t->tid, ts, e, n);
     }
     struct dynbuf *ev = &c->c;
     dynbuf_reset(ev);
     enum st_err e = pbw_uint(ev, 9, 2);             /* TYPE_SLICE_END */
-    if (!e && t->uuid)
-        e = pbw_uint(ev, 11, t->uuid);
+    if (!e && o->uuid)
+        e = pbw_uint(ev, 11, o->uuid);
     if (!e)
         e = annotation(ev, "cut_end");
     return e ? pfcut_fail(c, ST_ENOMEM, "out of memory") : tev_packet(c, piece, o->seq, ts, ev);
@@ -142,8 +145,8 @@ static enum st_err end_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_
 static enum st_err begin_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_open *o,
                              int piece, int64_t ts)
 {
-    if (t->key & KEY_PRINT)
-        return o->ev ? print_packet(c, piece, o->seq, t->tid, ts, o->ev, o->n) : ST_OK;
+    if (o->print)
+        return o->ev ? print_packet(c, piece, t->st[0].seq, t->tid, ts, o->ev, o->n) : ST_OK;
     /* the saved begin without its own times (1, 2, 8, 16, 17, 20), counters
      * (12, 31, 45, 46) and flows (36, 42, 47, 48): they were the original's,
      * at its time */
@@ -156,13 +159,16 @@ static enum st_err begin_one(struct pfcut *c, struct pfcut_track *t, struct pfcu
     enum st_err e = ST_OK;
     if (o->ev)
         e = pfcut_copy(ev, o->ev, o->n, drop);
-    else if (!(e = pbw_uint(ev, 9, 1)) && !(e = pbw_str(ev, 23, "(cut)")) && t->uuid)
-        e = pbw_uint(ev, 11, t->uuid);
+    else if (!(e = pbw_uint(ev, 9, 1)) && !(e = pbw_str(ev, 23, "(cut)")) && o->uuid)
+        e = pbw_uint(ev, 11, o->uuid);
     if (!e)
         e = annotation(ev, "cut_start");
     return e ? pfcut_fail(c, ST_ENOMEM, "out of memory") : tev_packet(c, piece, o->seq, ts, ev);
 }
 
+/* A track's ends and begins go on one CPU (its first slice's), in stack
+ * order: Perfetto keeps the order of events of one time on one CPU, not
+ * across CPUs. */
 static enum st_err close_piece(struct pfcut *c, struct pfcut_track *t, uint32_t k)
 {
     enum st_err e = ST_OK;
@@ -206,8 +212,8 @@ enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts)
 
 /* ---- the stacks --------------------------------------------------------- */
 
-static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, const uint8_t *p,
-                 size_t n)
+static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print, uint64_t uuid,
+                 const uint8_t *p, size_t n)
 {
     if (t->depth == PFCUT_DEPTH) {
         c->st.saved_over++;
@@ -215,6 +221,8 @@ static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, const uin
     }
     struct pfcut_open *o = &t->st[t->depth++];
     o->seq = seq;
+    o->print = print;
+    o->uuid = uuid;
     o->ev = NULL;
     o->n = 0;
     if (n > PFCUT_BEGIN_MAX || c->saved + n > PFCUT_SAVED_MAX ||
@@ -259,20 +267,46 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int pie
     struct pfcut_seq *s = pfcut_seq(c, seq);
     if (!has_uuid && s && s->def_track)
         uuid = s->def_track, has_uuid = 1;
-    uint64_t key = has_uuid && uuid && !(uuid & (KEY_PRINT | KEY_LEGACY)) ? uuid
-                                                                       : KEY_LEGACY | seq;
+    uint64_t key = has_uuid && uuid ? uuid & ~(KEY_PRINT | KEY_LEGACY) : KEY_LEGACY | seq;
     struct pfcut_track *t = pfcut_track(c, key);
     if (!t)
         return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
-    t->uuid = key & KEY_LEGACY ? 0 : uuid;
     enum st_err e = pfcut_advance(c, t, ts);
     if (type == 1)
-        push(c, t, seq, ev, n);
+        push(c, t, seq, 0, has_uuid ? uuid : 0, ev, n);
     else
         pop(c, t);
     return e;
 }
 
+/* A print in time order (the sort's emit). */
+static enum st_err print_sorted(void *ctx, int64_t ts, const uint8_t *p, size_t n)
+{
+    struct pfcut *c = ctx;
+    uint32_t head[2];
+    memcpy(head, p, sizeof(head));
+    const uint8_t *buf = p + sizeof(head);
+    n -= sizeof(head);
+    struct pfcut_track *t = pfcut_track(c, KEY_PRINT | head[0]);
+    if (!t)
+        return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
+    t->tid = head[0];
+    enum st_err e = pfcut_advance(c, t, ts);
+    if (buf[0] == 'B')
+        push(c, t, head[1], 1, 0, buf, n);
+    else
+        pop(c, t);
+    return e;
+}
+
+enum st_err pfcut_slices_init(struct pfcut *c)
+{
+    c->prints = pfsort_new(PFCUT_PRINT_ARENA, PFCUT_PRINT_RECS, print_sorted, c);
+    return c->prints ? ST_OK : ST_ENOMEM;
+}
+
+/* Threads move between CPUs and Perfetto writes a CPU at a time: a
+ * thread's prints come in time order only once sorted. */
 enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
                         const uint8_t *buf, size_t n)
 {
@@ -280,21 +314,18 @@ enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
         n--;
     if (!n || (buf[0] != 'B' && buf[0] != 'E') || (n > 1 && buf[1] != '|'))
         return ST_OK;
-    struct pfcut_track *t = pfcut_track(c, KEY_PRINT | tid);
-    if (!t)
-        return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
-    t->tid = tid;
-    enum st_err e = pfcut_advance(c, t, ts);
-    if (buf[0] == 'B')
-        push(c, t, cpu, buf, n);
-    else
-        pop(c, t);
-    return e;
+    if (n > PFCUT_BEGIN_MAX)
+        n = PFCUT_BEGIN_MAX;
+    uint32_t head[2] = {tid, cpu};
+    enum st_err e = pfsort_push(c->prints, ts, head, sizeof(head), buf, n);
+    return e ? pfcut_fail(c, e, "out of memory") : ST_OK;
 }
 
 enum st_err pfcut_slices_finish(struct pfcut *c)
 {
-    enum st_err e = ST_OK;
+    enum st_err e = pfsort_finish(c->prints);
+    if (e)
+        return pfcut_fail(c, e, "out of memory");
     for (size_t i = 0; i < c->trackcap && !e; i++)
         if (c->tracks[i].key && c->tracks[i].depth)
             e = pfcut_advance(c, &c->tracks[i], c->last);
@@ -308,4 +339,6 @@ void pfcut_slices_free(struct pfcut *c)
             free(c->tracks[i].st[d].ev);
     free(c->tracks);
     c->tracks = NULL;
+    pfsort_free(c->prints);
+    c->prints = NULL;
 }

@@ -73,8 +73,14 @@ static int check_input(const struct st_options *o)
     enum ff_kind k = fromfile_sniff(head, n, eof);
     if (k == FF_PERFETTO)
         return 0;
+    if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+        fprintf(stderr, "systrace: --output-format=perfetto needs a Perfetto trace as the "
+                        "input; %s is gzip-compressed (gunzip it first)\n", o->from_file);
+        return -1;
+    }
     fprintf(stderr, "systrace: --output-format=perfetto needs a Perfetto trace as the input; "
-                    "%s is %s\n", o->from_file, n ? fromfile_kind_name(k) : "empty");
+                    "%s is %s\n", o->from_file, !n ? "empty" : k == FF_UNKNOWN ?
+                    "not a trace systrace knows" : fromfile_kind_name(k));
     return -1;
 }
 
@@ -115,12 +121,11 @@ static int range_of(const struct st_options *o, const struct pfcut_span *sp, int
         *end = sp->last + 1;
     if (*start < *end)
         return 0;
-    char a[48], b[48];
+    char a[48], b[48], c[48];
     secs(a, sizeof(a), sp->last - sp->first);
-    secs(b, sizeof(b), sp->first);
     fprintf(stderr, "systrace: --time-range: outside the trace: %s spans 0 s .. %s from its "
-                    "start (ts:%" PRId64 "..%" PRId64 ", its first event at %s)\n",
-            o->from_file, a, sp->first, sp->last, b);
+                    "start (ts:%s..%s)\n", o->from_file, a, ts_text(sp->first, b, sizeof(b)),
+            ts_text(sp->last, c, sizeof(c)));
     return -1;
 }
 

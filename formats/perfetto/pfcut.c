@@ -276,9 +276,11 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
     int same = clock == c->clk.trace_clock;
     int whole = !k.data || always_kept(k.data) || (!timed && k.data != 1 && k.data != 39);
     if (c->scanning) {
-        if (whole)
+        if (whole || k.state)   /* sequence state goes to every piece */
             c->span.state_bytes += n + 4;
-        else if (k.data == 1)
+        if (whole)
+            return ST_OK;
+        if (k.data == 1)
             e = pfcut_bundle(c, p, n, k.dp, k.dn);
         else if (k.data == 39)
             e = pfcut_log(c, k.seq, p, n, k.dp, k.dn);

@@ -262,6 +262,14 @@ static enum st_err compact_times(struct pfcut *c, const uint8_t *p, size_t n, st
     struct compact k;
     uint64_t v[6];
     enum st_err e = compact_read(c, p, n, &k);
+    size_t rows = 0, each = 0;
+    if (!e && c->scanning) {    /* the bytes shared out over the rows */
+        struct compact all = k;
+        for (int g = 0; g < 2; g++)
+            while (cols_next(g ? &all.w : &all.s, v) == 1)
+                rows++;
+        each = rows ? n / rows + 1 : 0;
+    }
     for (int g = 0; g < 2 && !e; g++) {
         struct cols *col = g ? &k.w : &k.s;
         uint64_t ts = 0;
@@ -269,7 +277,7 @@ static enum st_err compact_times(struct pfcut *c, const uint8_t *p, size_t n, st
         while ((r = cols_next(col, v)) == 1) {
             ts += v[0];
             if (c->scanning) {
-                pfcut_seen(c, (int64_t)ts, 8);
+                pfcut_seen(c, (int64_t)ts, each);
                 continue;
             }
             int i = pfcut_piece_of(c, (int64_t)ts, NULL);

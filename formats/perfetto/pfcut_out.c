@@ -210,7 +210,7 @@ size_t pfcut_bounds(const struct pfcut *c, uint64_t bytes, int64_t *starts, size
 {
     const struct pfcut_hist *h = &c->hist;
     uint64_t want = bytes > c->span.state_bytes * 2 ? bytes - c->span.state_bytes : bytes / 2;
-    want -= want / 20;          /* room for what is begun again, framing */
+    want -= want / 8;           /* room for what is begun again, framing, estimates */
     uint64_t acc = 0;
     size_t n = 0;
     if (c->span.first > c->span.last || !max)

@@ -1,0 +1,112 @@
+# A piece of a Perfetto trace written as a Perfetto trace (issue 35:
+# --time-range, --split with --output-format=perfetto or -o
+# NAME.perfetto-trace).  Judge: Perfetto's own trace processor loads each
+# piece alone with no error stat the original lacks and finds exactly the
+# original's rows in the piece's range (tests/tools/pfcutcheck.py: sched
+# rows, thread and track-event slices with one crossing a boundary ended
+# and begun again there - marked cut - counter values, logcat lines), and
+# every thread with events named; the pieces of a split follow each other
+# with no gap, so together they hold the whole.  Traces: one written by
+# protoc from tests/tools/pfcutgen.py's text proto (compact sched in
+# bundles that cross the boundaries, atrace B/E, track events on an
+# incremental clock with interned names cleared midway, logcat on the
+# realtime clock, process stats), pfgen's mixed trace, and the corpus
+# trace when present.  Bad input: one line, exit 1, nothing written and
+# an existing output left alone.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/perfetto/lib.sh"
+[ -x "$TRACE_PROCESSOR" ] || skip "Perfetto's trace processor absent ($TRACE_PROCESSOR)"
+"$TRACE_PROCESSOR" --version >/dev/null 2>&1 ||
+    skip "Perfetto's trace processor does not run here (apt-get install -y libprotobuf32)"
+need_protos
+CHECK="python3 $TOP/tests/tools/pfcutcheck.py"
+
+python3 "$TOP/tests/tools/pfcutgen.py" >cut.textproto || fail "pfcutgen.py"
+protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
+    <cut.textproto >cut.pftrace || fail "protoc cannot encode pfcutgen.py's trace"
+
+# a range in seconds from the trace's start, cutting slices of every kind
+run_st 0 --from-file cut.pftrace --time-range=0.46..1.31 -o piece.perfetto-trace
+assert_contains out.txt "Wrote Perfetto trace: piece.perfetto-trace (ts:10.460000000..11.310000000,"
+cp out.txt rel.out
+$CHECK cut.pftrace rel.out >check.txt || { cat check.txt; fail "the piece differs from the original's range"; }
+cat check.txt
+# the long track event slice and an inner one are begun again at the start
+grep -q "slices 38 of which 2 marked cut" check.txt || fail "expected 2 slices marked cut"
+# the same range on the trace's own clock gives the same bytes
+run_st 0 --from-file cut.pftrace --time-range=ts:10.46..11.31 --output-format=perfetto \
+    -o ts.pftrace
+cmp piece.perfetto-trace ts.pftrace || fail "ts: range differs from the same relative range"
+# an open end: to the trace's end
+run_st 0 --from-file cut.pftrace --time-range=1.5.. -o tail.perfetto-trace
+$CHECK cut.pftrace out.txt >check.txt || { cat check.txt; fail "the tail differs"; }
+
+# split by time: four pieces that hold the whole trace between them
+run_st 0 --from-file cut.pftrace --split=500ms -o s.perfetto-trace
+assert_eq "pieces" 4 "$(grep -c 'Wrote Perfetto trace: s.00[1-4].perfetto-trace' out.txt)"
+$CHECK cut.pftrace out.txt >check.txt || { cat check.txt; fail "a piece of the split differs"; }
+cat check.txt
+# split by size: every piece at most the size
+run_st 0 --from-file cut.pftrace --split=16kb -o z.perfetto-trace
+$CHECK cut.pftrace out.txt >check.txt || { cat check.txt; fail "a piece of the size split differs"; }
+for f in z.*.perfetto-trace; do
+    [ "$(wc -c <"$f")" -le 16384 ] || fail "$f is over 16kb: $(wc -c <"$f")"
+done
+
+# pfgen's mixed trace (SDK track events, frame timeline, logcat, samples,
+# stats beside the ftrace), in pieces of 1 MB
+"$BUILD/tools/pfgen" -m 3M mixed.pftrace 2>/dev/null || fail "pfgen"
+run_st 0 --from-file mixed.pftrace --split=1mb -o m.perfetto-trace
+$CHECK mixed.pftrace out.txt >check.txt || { cat check.txt; fail "a piece of pfgen's trace differs"; }
+cat check.txt
+for f in m.*.perfetto-trace; do
+    [ "$(wc -c <"$f")" -le 1048576 ] || fail "$f is over 1mb: $(wc -c <"$f")"
+done
+
+# bad input: one line, exit 1, nothing written, an existing output kept
+echo keep >x.perfetto-trace
+bad() {   # EXPECTED-TEXT ARGS...
+    _bad=$1; shift
+    run_st 1 "$@"
+    assert_eq "error lines of $*" 1 "$(wc -l <err.txt)"
+    assert_contains err.txt "$_bad"
+    assert_eq "x.perfetto-trace after $*" keep "$(cat x.perfetto-trace)"
+    ls | grep -q '^x\.0' && fail "$*: pieces left behind"
+    [ -z "$(ls -A "$TMPDIR")" ] || fail "$*: temporary files left: $(ls -A "$TMPDIR")"
+}
+bad "outside the trace: cut.pftrace spans 0 s .. 1.998 s from its start (ts:10.000000000..11.998000123)" \
+    --from-file cut.pftrace --time-range=5..6 -o x.perfetto-trace
+bad "outside the trace" --from-file cut.pftrace --time-range=ts:1..2 -o x.perfetto-trace
+echo "not a trace" >t.txt
+bad "needs a Perfetto trace as the input; t.txt is not a trace systrace knows" \
+    --from-file t.txt -o x.perfetto-trace
+gzip -c cut.pftrace >cut.pftrace.gz
+bad "cut.pftrace.gz is gzip-compressed" --from-file cut.pftrace.gz -o x.perfetto-trace
+head -c 5000 cut.pftrace >short.pftrace
+bad "short.pftrace: the trace is cut short inside a packet" \
+    --from-file short.pftrace --time-range=0..1 -o x.perfetto-trace
+bad "not standard input" --from-file - -o x.perfetto-trace
+bad "--process is not yet supported" --from-file cut.pftrace --process=100 -o x.perfetto-trace
+"$SYSTRACE" --from-file cut.pftrace --split=1ms -o x.perfetto-trace >out.txt 2>err.txt
+assert_eq "--split=1ms exit" 1 $?
+assert_contains err.txt "more than 512 pieces"
+# the range itself is checked with the options (exit 2)
+run_st 2 --from-file cut.pftrace --time-range=2..1 -o x.perfetto-trace
+assert_contains err.txt "the range is empty"
+# a live capture is not cut: said before anything starts
+run_st 2 -o x.perfetto-trace sched
+assert_contains err.txt "cuts a Perfetto trace given with --from-file"
+assert_eq "x.perfetto-trace" keep "$(cat x.perfetto-trace)"
+
+# the corpus trace (a phone's), a range and a split
+TRACE=$CORPUS/perfetto/test_trace.perfetto-trace
+if [ -f "$TRACE" ]; then
+    run_st 0 --from-file "$TRACE" --time-range=1..2.5 -o c.perfetto-trace
+    $CHECK "$TRACE" out.txt >check.txt || { cat check.txt; fail "the corpus piece differs"; }
+    run_st 0 --from-file "$TRACE" --split=4s -o cs.perfetto-trace
+    $CHECK "$TRACE" out.txt >check.txt || { cat check.txt; fail "a corpus piece differs"; }
+    cat check.txt
+else
+    echo "corpus trace absent ($TRACE): its part skipped"
+fi
+echo "ok"

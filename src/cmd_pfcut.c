@@ -90,6 +90,16 @@ static void secs(char *s, size_t n, int64_t ns)
              (int)((ns < 0 ? -ns : ns) % 1000000000 / 1000000));
 }
 
+/* a + b, held at the ends of int64_t */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
 /* ns as seconds, exactly (what --time-range=ts: takes) */
 static const char *ts_text(int64_t ns, char *s, size_t n)
 {
@@ -105,11 +115,11 @@ static int range_of(const struct st_options *o, const struct pfcut_span *sp, int
 {
     const struct piece_spec *ps = &o->piece;
     *start = sp->first;
-    *end = sp->last + 1;
+    *end = sat_add(sp->last, 1);
     if (ps->range == PIECE_REL) {
-        *start = sp->first + ps->start_ns;
+        *start = sat_add(sp->first, ps->start_ns);
         if (ps->end_ns != INT64_MAX)
-            *end = sp->first + ps->end_ns;
+            *end = sat_add(sp->first, ps->end_ns);
     } else if (ps->range == PIECE_TS) {
         *start = ps->start_ns;
         if (ps->end_ns != INT64_MAX)
@@ -117,12 +127,12 @@ static int range_of(const struct st_options *o, const struct pfcut_span *sp, int
     }
     if (*start < sp->first)
         *start = sp->first;
-    if (*end > sp->last + 1)
-        *end = sp->last + 1;
+    if (*end > sat_add(sp->last, 1))
+        *end = sat_add(sp->last, 1);
     if (*start < *end)
         return 0;
     char a[48], b[48], c[48];
-    secs(a, sizeof(a), sp->last - sp->first);
+    secs(a, sizeof(a), (int64_t)((uint64_t)sp->last - (uint64_t)sp->first));
     fprintf(stderr, "systrace: --time-range: outside the trace: %s spans 0 s .. %s from its "
                     "start (ts:%s..%s)\n", o->from_file, a, ts_text(sp->first, b, sizeof(b)),
             ts_text(sp->last, c, sizeof(c)));
@@ -135,10 +145,12 @@ static size_t starts_of(const struct st_options *o, const struct pfcut *scan, in
 {
     size_t n = 0;
     if (o->piece.split_ns) {
-        for (int64_t t = start; t < end; t += o->piece.split_ns) {
+        for (int64_t t = start; t < end; t = sat_add(t, o->piece.split_ns)) {
             if (n == PFCUT_PIECES_MAX)
                 return 0;
             st[n++] = t;
+            if (t == INT64_MAX)
+                break;
         }
         return n;
     }

@@ -148,11 +148,17 @@ struct pfcut_seq *pfcut_seq(struct pfcut *c, uint32_t id)
     }
 }
 
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return a % b < 0 ? q - 1 : q;
+}
+
 /* The histogram's bucket of ts; coarser when it would grow too long. */
 static int hist_add(struct pfcut_hist *h, int64_t ts, uint64_t bytes)
 {
     for (;;) {
-        int64_t idx = ts >= 0 ? ts / h->w : -((-ts + h->w - 1) / h->w);
+        int64_t idx = floor_div(ts, h->w);
         if (!h->n) {
             h->b = calloc(1, sizeof(*h->b));
             if (!h->b)
@@ -162,18 +168,18 @@ static int hist_add(struct pfcut_hist *h, int64_t ts, uint64_t bytes)
         }
         int64_t lo = idx < h->lo ? idx : h->lo;
         int64_t hi = idx >= h->lo + (int64_t)h->n ? idx + 1 : h->lo + (int64_t)h->n;
-        if ((uint64_t)(hi - lo) > PFCUT_HIST_MAX) {
+        if ((uint64_t)hi - (uint64_t)lo > PFCUT_HIST_MAX) {
             /* twice as wide: bucket i goes to i / 2 */
-            int64_t nlo = h->lo >= 0 ? h->lo / 2 : -((-h->lo + 1) / 2);
+            int64_t nlo = floor_div(h->lo, 2);
             for (size_t i = 0; i < h->n; i++) {
                 int64_t k = h->lo + (int64_t)i;
-                int64_t to = (k >= 0 ? k / 2 : -((-k + 1) / 2)) - nlo;
+                int64_t to = floor_div(k, 2) - nlo;
                 uint64_t v = h->b[i];
                 h->b[i] = 0;
                 h->b[to] += v;
             }
             int64_t last = h->lo + (int64_t)h->n - 1;
-            h->n = (size_t)((last >= 0 ? last / 2 : -((-last + 1) / 2)) - nlo + 1);
+            h->n = (size_t)(floor_div(last, 2) - nlo + 1);
             h->lo = nlo;
             h->w *= 2;
             continue;

@@ -110,13 +110,25 @@ static const char *ts_text(int64_t ns, char *s, size_t n)
 }
 
 /* The range asked for on the trace's clock: 0, or -1 with the reason. */
-static int range_of(const struct st_options *o, const struct pfcut_span *sp, int64_t *start,
+static int range_of(const struct st_options *o, const struct pfcut *scan, int64_t *start,
                     int64_t *end)
 {
+    const struct pfcut_span *sp = pfcut_span(scan);
     const struct piece_spec *ps = &o->piece;
     *start = sp->first;
     *end = sat_add(sp->last, 1);
-    if (ps->range == PIECE_REL) {
+    if (ps->range == PIECE_SLICE) {
+        int64_t b, e;
+        uint64_t count;
+        if (pfcut_found(scan, &b, &e, &count)) {
+            fprintf(stderr, "systrace: --time-range=slice:%s#%u: %s has %llu slice%s called "
+                            "%s\n", ps->slice, ps->slice_nth, o->from_file,
+                    (unsigned long long)count, count == 1 ? "" : "s", ps->slice);
+            return -1;
+        }
+        *start = sat_add(b, -ps->margin_ns);
+        *end = sat_add(sat_add(e, ps->margin_ns), 1);
+    } else if (ps->range == PIECE_REL) {
         *start = sat_add(sp->first, ps->start_ns);
         if (ps->end_ns != INT64_MAX)
             *end = sat_add(sp->first, ps->end_ns);
@@ -277,10 +289,9 @@ done:
 
 static int refused(const struct st_options *o)
 {
-    if (o->piece.range == PIECE_SLICE) {
-        fprintf(stderr, "systrace: --time-range=slice:%s is not yet supported with a Perfetto "
-                        "trace as the output; give START..END or ts:START..END\n",
-                o->piece.slice);
+    if (o->piece.range == PIECE_SLICE && o->piece.slice_nth > PFCUT_NTH_MAX) {
+        fprintf(stderr, "systrace: --time-range=slice:%s#%u: at most the %uth slice of a name\n",
+                o->piece.slice, o->piece.slice_nth, PFCUT_NTH_MAX);
         return 1;
     }
     if (o->piece.nprocs) {
@@ -308,6 +319,11 @@ int cmd_pf_cut(const struct st_options *o)
         fprintf(stderr, "systrace: out of memory\n");
         goto done;
     }
+    if (o->piece.range == PIECE_SLICE &&
+        pfcut_find_slice(scan, o->piece.slice, o->piece.slice_nth)) {
+        fprintf(stderr, "systrace: out of memory\n");
+        goto done;
+    }
     sig_install();
     sig_exit_first();   /* nothing on a device: Ctrl-C ends it, temporary files removed */
     if (run_pass(o->from_file, scan, buf))
@@ -318,7 +334,7 @@ int cmd_pf_cut(const struct st_options *o)
         goto done;
     }
     int64_t start, end;
-    if (range_of(o, sp, &start, &end))
+    if (range_of(o, scan, &start, &end))
         goto done;
     size_t n = starts_of(o, scan, start, end, st);
     if (!n) {

@@ -242,6 +242,19 @@ static enum st_err state_elsewhere(struct pfcut *c, const uint8_t *p, size_t n,
     return e;
 }
 
+/* A scan looking for a slice: the names its interned data gives. */
+static enum st_err want_interned(struct pfcut *c, struct pfcut_seq *s, const uint8_t *p,
+                                 size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1)
+        if (f.num == 12 && f.wire == PB_LEN)
+            pfcut_want_interned(c, s, f.p, f.len);
+    return ST_OK;
+}
+
 static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth)
 {
     struct pkt k = {0};
@@ -256,7 +269,9 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
     if (!s)
         return pfcut_fail(c, ST_EFORMAT, "more than 512 packet sequences");
     if (k.state & 2)
-        s->def_clock = 0, s->def_track = 0;
+        s->def_clock = 0, s->def_track = 0, s->nwant = 0;
+    if (c->find.name && (k.state & 1) && (e = want_interned(c, s, p, n)))
+        return e;
     if (defs)
         defaults(s, defs, dfn);
     if (k.data == 6)
@@ -286,6 +301,8 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
             e = pfcut_log(c, k.seq, p, n, k.dp, k.dn);
         else
             pfcut_seen(c, ts, n + 4);
+        if (!e && k.data == 11 && c->find.name)
+            e = pfcut_track_event(c, k.seq, ts, -1, k.dp, k.dn);
         return e;
     }
     memset(c->got, 0, c->nout);
@@ -400,6 +417,6 @@ enum st_err pfcut_finish(struct pfcut *c)
                  (unsigned long long)c->pkt_start);
         return pfcut_fail(c, ST_ETRUNCATED, what);
     }
-    enum st_err e = c->scanning ? ST_OK : pfcut_slices_finish(c);
+    enum st_err e = c->scanning && !c->find.name ? ST_OK : pfcut_slices_finish(c);
     return e ? e : pfcut_flush(c);
 }

@@ -57,6 +57,15 @@ struct pfcut;
  * extent and where to cut it into pieces of a size. */
 struct pfcut *pfcut_new(const struct pfcut_piece *pieces, size_t n);
 void pfcut_free(struct pfcut *c);
+/* Before a scan: look for the nth (from 1) slice called name (atrace
+ * B/E, track events; by begin time).  ST_ENOMEM, or ST_EINVAL for an nth
+ * over PFCUT_NTH_MAX. */
+#define PFCUT_NTH_MAX 100000
+enum st_err pfcut_find_slice(struct pfcut *c, const char *name, unsigned nth);
+/* After it: the slices so called (*count), and the nth's begin and end
+ * (a slice never ended ends at the trace's last event): 0, or -1 when
+ * there are fewer than nth. */
+int pfcut_found(const struct pfcut *c, int64_t *begin, int64_t *end, uint64_t *count);
 /* The trace's last event, known from a scan: slices still open there
  * are left open, as in the original. */
 void pfcut_set_last(struct pfcut *c, int64_t last);

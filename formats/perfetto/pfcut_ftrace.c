@@ -308,7 +308,7 @@ static enum st_err bundle_piece(struct pfcut *c, const uint8_t *pkt, size_t pn,
         const uint8_t *buf;
         size_t bn = 0;
         if (f.num != 2 || f.wire != PB_LEN || event_of(f.p, f.len, &ts, &pid, &buf, &bn) ||
-            pfcut_piece_of(c, ts, NULL) != j)
+            pfcut_piece_of(c, ts, NULL) != j || (buf && pfcut_at_start(c, ts)))
             continue;
         e = pbw_bytes(&c->a, 2, f.p, f.len);
         kept++;
@@ -346,12 +346,13 @@ enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const u
             size_t bn = 0;
             if (event_of(f.p, f.len, &ts, &pid, &buf, &bn))
                 return pfcut_fail(c, ST_EFORMAT, "an ftrace event");
-            if (c->scanning) {
+            if (c->scanning)
                 pfcut_seen(c, ts, f.len + 3);
-                continue;
-            }
-            span_add(&s, pfcut_piece_of(c, ts, NULL));
-            if (buf)
+            else
+                span_add(&s, pfcut_piece_of(c, ts, NULL));
+            if (buf && !c->scanning && pfcut_at_start(c, ts))
+                s.outside = 1;      /* not as it is: the print goes after (pfcut_at_start) */
+            if (buf && (!c->scanning || c->find.name))
                 e = pfcut_print(c, (uint32_t)cpun, pid, ts, buf, bn);
         }
     }

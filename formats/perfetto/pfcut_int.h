@@ -30,6 +30,19 @@ struct pfcut_open {
     uint32_t seq;               /* track events: its sequence; prints: the CPU */
     int print;
     uint64_t uuid;              /* track events: the uuid to end with (0: none) */
+    int match;                  /* a scan: the slice looked for (its begin's time) */
+    int64_t ts;
+};
+
+/* A scan looking for a slice by name (pfcut_find_slice): the nth
+ * earliest found so far, by begin. */
+struct pfcut_want {
+    char *name;
+    size_t len;
+    unsigned nth;
+    int64_t (*found)[2];        /* begin, end; sorted by begin, at most nth */
+    size_t nfound;
+    uint64_t count;
 };
 
 /* A track: a thread's atrace slices, or a track event track. */
@@ -58,6 +71,8 @@ struct pfcut_seq {
     uint32_t id;                /* 0: a free slot (sequence 0 is kept as 1 << 31) */
     uint32_t def_clock;
     uint64_t def_track;
+    uint64_t want_iid[8];       /* a scan: interned names that are the slice looked for */
+    uint32_t nwant;
 };
 
 struct pfcut_out {
@@ -99,6 +114,7 @@ struct pfcut {
     struct pfcut_track *tracks;
     size_t trackcap, ntracks;
     struct pfsort *prints;      /* atrace B/E, put in time order across CPUs */
+    struct pfcut_want find;
     size_t saved;               /* bytes of saved begins */
     struct pfcut_span span;
     struct pfcut_hist hist;
@@ -119,6 +135,9 @@ struct pfcut {
 enum st_err pfcut_fail(struct pfcut *c, enum st_err e, const char *what);
 /* The piece holding ts, or -1; *pos: the pieces starting at or before it. */
 int pfcut_piece_of(const struct pfcut *c, int64_t ts, uint32_t *pos);
+/* Is ts a piece's start?  An atrace print there is written after the
+ * slices begun again at that start (pfcut_slices.c), not in its bundle. */
+int pfcut_at_start(const struct pfcut *c, int64_t ts);
 /* A packet's bytes to piece i (all pieces: i < 0). */
 enum st_err pfcut_write(struct pfcut *c, int i, const uint8_t *p, size_t n);
 enum st_err pfcut_flush(struct pfcut *c);
@@ -136,6 +155,8 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int pie
 enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
                         const uint8_t *buf, size_t n);
 enum st_err pfcut_slices_init(struct pfcut *c);
+/* A scan: the event names of interned data that are the slice looked for. */
+void pfcut_want_interned(struct pfcut *c, struct pfcut_seq *s, const uint8_t *p, size_t n);
 enum st_err pfcut_slices_finish(struct pfcut *c);
 void pfcut_slices_free(struct pfcut *c);
 /* pfcut_ftrace.c: bundles and logcat */

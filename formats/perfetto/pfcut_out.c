@@ -42,6 +42,12 @@ int pfcut_piece_of(const struct pfcut *c, int64_t ts, uint32_t *pos)
     return lo && ts < c->out[lo - 1].p.end ? (int)lo - 1 : -1;
 }
 
+int pfcut_at_start(const struct pfcut *c, int64_t ts)
+{
+    int i = pfcut_piece_of(c, ts, NULL);
+    return i >= 0 && c->out[i].p.start == ts;
+}
+
 static enum st_err flush_one(struct pfcut *c, struct pfcut_out *o)
 {
     if (!o->buf.len)

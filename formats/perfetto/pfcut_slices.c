@@ -212,6 +212,15 @@ enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts)
 
 /* ---- the stacks --------------------------------------------------------- */
 
+/* A scan: is the slice just begun the one looked for? */
+static void mark(struct pfcut *c, struct pfcut_track *t, int match, int64_t ts)
+{
+    if (c->scanning && t->depth && match) {
+        t->st[t->depth - 1].match = 1;
+        t->st[t->depth - 1].ts = ts;
+    }
+}
+
 static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print, uint64_t uuid,
                  const uint8_t *p, size_t n)
 {
@@ -225,6 +234,9 @@ static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print
     o->uuid = uuid;
     o->ev = NULL;
     o->n = 0;
+    o->match = 0;
+    if (c->scanning)
+        return;     /* a scan keeps no begins (pfcut_want's match and time) */
     if (n > PFCUT_BEGIN_MAX || c->saved + n > PFCUT_SAVED_MAX ||
         !(o->ev = malloc(n ? n : 1))) {
         c->st.saved_over++;
@@ -235,11 +247,30 @@ static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print
     c->saved += n;
 }
 
-static void pop(struct pfcut *c, struct pfcut_track *t)
+/* The slice looked for, found: kept if among the nth earliest. */
+static void found(struct pfcut *c, int64_t begin, int64_t end)
+{
+    struct pfcut_want *w = &c->find;
+    w->count++;
+    if (w->nfound == w->nth && begin >= w->found[w->nfound - 1][0])
+        return;
+    size_t i = w->nfound < w->nth ? w->nfound++ : w->nfound - 1;
+    while (i > 0 && w->found[i - 1][0] > begin) {
+        w->found[i][0] = w->found[i - 1][0];
+        w->found[i][1] = w->found[i - 1][1];
+        i--;
+    }
+    w->found[i][0] = begin;
+    w->found[i][1] = end;
+}
+
+static void pop(struct pfcut *c, struct pfcut_track *t, int64_t ts)
 {
     if (!t->depth)
         return;
     struct pfcut_open *o = &t->st[--t->depth];
+    if (o->match)
+        found(c, o->ts, ts);
     c->saved -= o->ev ? o->n : 0;
     free(o->ev);
     o->ev = NULL;
@@ -250,13 +281,17 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int pie
 {
     struct pb_iter it;
     struct pb_field f;
-    uint64_t type = 0, uuid = 0;
-    int has_uuid = 0;
+    uint64_t type = 0, uuid = 0, iid = 0;
+    int has_uuid = 0, match = 0;
     (void)piece;
     pb_iter_init(&it, ev, n);
     while (pb_next(&it, &f) == 1) {
         if (f.num == 9 && f.wire == PB_VARINT)
             type = f.v;
+        else if (f.num == 10 && f.wire == PB_VARINT)
+            iid = f.v;
+        else if (f.num == 23 && f.wire == PB_LEN && c->find.name)
+            match = f.len == c->find.len && !memcmp(f.p, c->find.name, f.len);
         else if (f.num == 11 && f.wire == PB_VARINT)
             uuid = f.v, has_uuid = 1;
     }
@@ -271,11 +306,14 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int pie
     struct pfcut_track *t = pfcut_track(c, key);
     if (!t)
         return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
-    enum st_err e = pfcut_advance(c, t, ts);
-    if (type == 1)
+    for (uint32_t i = 0; s && iid && i < s->nwant; i++)
+        match |= s->want_iid[i] == iid;
+    enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, ts);
+    if (type == 1) {
         push(c, t, seq, 0, has_uuid ? uuid : 0, ev, n);
-    else
-        pop(c, t);
+        mark(c, t, match, ts);
+    } else
+        pop(c, t, ts);
     return e;
 }
 
@@ -291,11 +329,19 @@ static enum st_err print_sorted(void *ctx, int64_t ts, const uint8_t *p, size_t 
     if (!t)
         return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
     t->tid = head[0];
-    enum st_err e = pfcut_advance(c, t, ts);
-    if (buf[0] == 'B')
+    enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, ts);
+    if (!e && !c->scanning && pfcut_at_start(c, ts))    /* after what was begun again */
+        e = print_packet(c, pfcut_piece_of(c, ts, NULL), t->depth ? t->st[0].seq : head[1],
+                         t->tid, ts, buf, n);
+    if (buf[0] == 'B') {
         push(c, t, head[1], 1, 0, buf, n);
-    else
-        pop(c, t);
+        /* "B|tgid|NAME": the name after the second bar */
+        const uint8_t *bar = n > 2 ? memchr(buf + 2, '|', n - 2) : NULL;
+        size_t off = bar ? (size_t)(bar - buf) + 1 : n;
+        mark(c, t, c->find.name && n - off == c->find.len &&
+                   !memcmp(buf + off, c->find.name, c->find.len), ts);
+    } else
+        pop(c, t, ts);
     return e;
 }
 
@@ -321,11 +367,66 @@ enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
     return e ? pfcut_fail(c, e, "out of memory") : ST_OK;
 }
 
+enum st_err pfcut_find_slice(struct pfcut *c, const char *name, unsigned nth)
+{
+    if (!nth || nth > PFCUT_NTH_MAX)
+        return ST_EINVAL;
+    c->find.len = strlen(name);
+    c->find.name = malloc(c->find.len + 1);
+    c->find.found = calloc(nth, sizeof(*c->find.found));
+    if (!c->find.name || !c->find.found || (!c->prints && pfcut_slices_init(c)))
+        return ST_ENOMEM;
+    memcpy(c->find.name, name, c->find.len + 1);
+    c->find.nth = nth;
+    return ST_OK;
+}
+
+int pfcut_found(const struct pfcut *c, int64_t *begin, int64_t *end, uint64_t *count)
+{
+    const struct pfcut_want *w = &c->find;
+    *count = w->count;
+    if (!w->nth || w->nfound < w->nth)
+        return -1;
+    *begin = w->found[w->nth - 1][0];
+    *end = w->found[w->nth - 1][1];
+    return 0;
+}
+
+/* InternedData.event_names (2): EventName { iid 1, name 2 }. */
+void pfcut_want_interned(struct pfcut *c, struct pfcut_seq *s, const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1) {
+        uint64_t iid;
+        const uint8_t *name;
+        size_t len;
+        if (f.num != 2 || f.wire != PB_LEN || pb_id_name(f.p, f.len, &iid, &name, &len) ||
+            !name || len != c->find.len || memcmp(name, c->find.name, len))
+            continue;
+        if (s->nwant < sizeof(s->want_iid) / sizeof(*s->want_iid))
+            s->want_iid[s->nwant++] = iid;
+    }
+}
+
+/* A scan's end: slices still open end at the last event. */
+static void scan_finish(struct pfcut *c)
+{
+    for (size_t i = 0; i < c->trackcap; i++)
+        while (c->tracks[i].key && c->tracks[i].depth)
+            pop(c, &c->tracks[i], c->span.last);
+}
+
 enum st_err pfcut_slices_finish(struct pfcut *c)
 {
-    enum st_err e = pfsort_finish(c->prints);
+    enum st_err e = c->prints ? pfsort_finish(c->prints) : ST_OK;
     if (e)
         return pfcut_fail(c, e, "out of memory");
+    if (c->scanning) {
+        scan_finish(c);
+        return ST_OK;
+    }
     for (size_t i = 0; i < c->trackcap && !e; i++)
         if (c->tracks[i].key && c->tracks[i].depth)
             e = pfcut_advance(c, &c->tracks[i], c->last);
@@ -341,4 +442,6 @@ void pfcut_slices_free(struct pfcut *c)
     c->tracks = NULL;
     pfsort_free(c->prints);
     c->prints = NULL;
+    free(c->find.name);
+    free(c->find.found);
 }

@@ -20,7 +20,7 @@
 #define PFCUT_TRACKS_MAX ((size_t)1 << 20)
 #define PFCUT_SEQS_MAX 65536
 #define PFCUT_OUT_CHUNK ((size_t)64 << 10)
-#define PFCUT_HIST_MAX ((size_t)1 << 22)
+#define PFCUT_HIST_MAX ((size_t)1 << 20)
 #define PFCUT_CPUS 1024
 
 /* A slice open on a track: what begins it again in the next piece. */
@@ -52,7 +52,8 @@ struct pfcut_track {
     uint32_t depth;
     uint32_t pos;               /* pieces begun before its last event */
     int closed;                 /* ... and the last of them already ended */
-    struct pfcut_open st[PFCUT_DEPTH];
+    uint32_t cap, over;         /* over: begins past PFCUT_DEPTH, ended first */
+    struct pfcut_open *st;      /* grown as deep as it gets, up to PFCUT_DEPTH */
 };
 
 /* The last compact switch on a CPU: Perfetto drops the first compact

@@ -224,9 +224,16 @@ static void mark(struct pfcut *c, struct pfcut_track *t, int match, int64_t ts)
 static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print, uint64_t uuid,
                  const uint8_t *p, size_t n)
 {
-    if (t->depth == PFCUT_DEPTH) {
-        c->st.saved_over++;
-        return;
+    if (t->depth == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 4;
+        struct pfcut_open *st = cap <= PFCUT_DEPTH ? realloc(t->st, cap * sizeof(*st)) : NULL;
+        if (!st) {
+            c->st.saved_over++;     /* deeper than PFCUT_DEPTH: not followed */
+            t->over++;
+            return;
+        }
+        t->st = st;
+        t->cap = cap;
     }
     struct pfcut_open *o = &t->st[t->depth++];
     o->seq = seq;
@@ -266,6 +273,10 @@ static void found(struct pfcut *c, int64_t begin, int64_t end)
 
 static void pop(struct pfcut *c, struct pfcut_track *t, int64_t ts)
 {
+    if (t->over) {
+        t->over--;
+        return;
+    }
     if (!t->depth)
         return;
     struct pfcut_open *o = &t->st[--t->depth];
@@ -435,9 +446,11 @@ enum st_err pfcut_slices_finish(struct pfcut *c)
 
 void pfcut_slices_free(struct pfcut *c)
 {
-    for (size_t i = 0; i < c->trackcap; i++)
+    for (size_t i = 0; i < c->trackcap; i++) {
         for (uint32_t d = 0; d < c->tracks[i].depth; d++)
             free(c->tracks[i].st[d].ev);
+        free(c->tracks[i].st);
+    }
     free(c->tracks);
     c->tracks = NULL;
     pfsort_free(c->prints);

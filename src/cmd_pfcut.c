@@ -226,7 +226,7 @@ static char *out_name(const struct st_options *o, char *err, size_t errlen)
     return nm.path;
 }
 
-static int cut(const struct st_options *o, const struct pfcut *scan, const int64_t *st,
+static int cut(const struct st_options *o, struct pfcut *scan, const int64_t *st,
                size_t n, int64_t end, uint8_t *buf)
 {
     char err[512] = "out of memory";
@@ -255,6 +255,7 @@ static int cut(const struct st_options *o, const struct pfcut *scan, const int64
         goto done;
     }
     pfcut_set_last(c, pfcut_span(scan)->last);
+    pfcut_take_procs(c, scan);
     if (run_pass(o->from_file, c, buf))
         goto done;
     for (size_t i = 0; i < n; i++)
@@ -294,9 +295,9 @@ static int refused(const struct st_options *o)
                 o->piece.slice, o->piece.slice_nth, PFCUT_NTH_MAX);
         return 1;
     }
-    if (o->piece.nprocs) {
-        fprintf(stderr, "systrace: --process is not yet supported with a Perfetto trace as "
-                        "the output\n");
+    if (o->piece.deps) {
+        fprintf(stderr, "systrace: --process-and-deps is not yet supported with a Perfetto "
+                        "trace as the output (--process is)\n");
         return 1;
     }
     if (o->trace_events || o->summary || o->json) {
@@ -305,6 +306,21 @@ static int refused(const struct st_options *o)
         return 1;
     }
     return 0;
+}
+
+/* --process: names and pids to the scan; 0, or -1 out of memory. */
+static int want_procs(const struct st_options *o, struct pfcut *scan)
+{
+    const char *names[PIECE_PROCS_MAX];
+    int64_t pids[PIECE_PROCS_MAX];
+    size_t nn = 0, np = 0;
+    for (size_t i = 0; i < o->piece.nprocs; i++) {
+        if (o->piece.procs[i].name)
+            names[nn++] = o->piece.procs[i].name;
+        else
+            pids[np++] = o->piece.procs[i].pid;
+    }
+    return o->piece.nprocs && pfcut_want_procs(scan, names, nn, pids, np) ? -1 : 0;
 }
 
 int cmd_pf_cut(const struct st_options *o)
@@ -319,8 +335,9 @@ int cmd_pf_cut(const struct st_options *o)
         fprintf(stderr, "systrace: out of memory\n");
         goto done;
     }
-    if (o->piece.range == PIECE_SLICE &&
-        pfcut_find_slice(scan, o->piece.slice, o->piece.slice_nth)) {
+    if ((o->piece.range == PIECE_SLICE &&
+         pfcut_find_slice(scan, o->piece.slice, o->piece.slice_nth)) ||
+        want_procs(o, scan)) {
         fprintf(stderr, "systrace: out of memory\n");
         goto done;
     }
@@ -331,6 +348,13 @@ int cmd_pf_cut(const struct st_options *o)
     const struct pfcut_span *sp = pfcut_span(scan);
     if (sp->first > sp->last) {
         fprintf(stderr, "systrace: %s: no timestamped events to cut\n", o->from_file);
+        goto done;
+    }
+    char pid[32];
+    const char *missing = pfcut_procs_missing(scan, pid, sizeof(pid));
+    if (missing) {
+        fprintf(stderr, "systrace: --process: %s: no such process in %s\n", missing,
+                o->from_file);
         goto done;
     }
     int64_t start, end;

@@ -76,6 +76,7 @@ void pfcut_free(struct pfcut *c)
         dynbuf_free(&c->cols[i]);
     pfclk_free(&c->clk);
     pfcut_slices_free(c);
+    pfcut_procs_free(c);
     free(c->hist.b);
     free(c->istr);
     free(c->ilen);
@@ -255,6 +256,37 @@ static enum st_err want_interned(struct pfcut *c, struct pfcut_seq *s, const uin
     return ST_OK;
 }
 
+/* --process: is a track event on a kept process's track? */
+static int te_kept(const struct pfcut *c, const struct pfcut_seq *s, uint32_t seq,
+                   const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    uint64_t uuid = s->def_track;
+    if (!c->procs.active)
+        return 1;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1)
+        if (f.num == 11 && f.wire == PB_VARINT)
+            uuid = f.v;
+    return pfcut_track_kept(c, seq, uuid);
+}
+
+/* --process: process stats of the kept processes only. */
+static enum st_err stats_kept(struct pfcut *c, const uint8_t *p, size_t n, const struct pkt *k,
+                              int64_t ts)
+{
+    size_t kept;
+    int i = pfcut_piece_of(c, ts, NULL);
+    if (i < 0)
+        return ST_OK;
+    enum st_err e = pfcut_procs_stats(c, k->dp, k->dn, &c->a, &kept);
+    if (e)
+        return pfcut_fail(c, ST_ENOMEM, "out of memory");
+    return kept ? pfcut_repacket(c, i, p, n, 9, (const uint8_t *)c->a.data, c->a.len, ts, 1)
+                : ST_OK;
+}
+
 static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth)
 {
     struct pkt k = {0};
@@ -274,6 +306,8 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
         return e;
     if (defs)
         defaults(s, defs, dfn);
+    if (k.data == 2 || k.data == 43 || k.data == 44 || k.data == 60)
+        pfcut_procs_packet(c, k.seq, k.data, k.dp, k.dn);
     if (k.data == 6)
         pfclk_snapshot(&c->clk, k.seq, k.dp, k.dn);
 
@@ -314,6 +348,10 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
         e = pfcut_bundle(c, p, n, k.dp, k.dn);
     else if (k.data == 39)
         e = pfcut_log(c, k.seq, p, n, k.dp, k.dn);
+    else if (k.data == 11 && !te_kept(c, s, k.seq, k.dp, k.dn))
+        ;   /* another process's (--process): only its sequence state is kept */
+    else if (k.data == 9 && c->procs.active)
+        e = stats_kept(c, p, n, &k, ts);
     else {
         int i = pfcut_piece_of(c, ts, NULL);
         if (k.data == 11)

@@ -66,6 +66,13 @@ enum st_err pfcut_find_slice(struct pfcut *c, const char *name, unsigned nth);
  * (a slice never ended ends at the trace's last event): 0, or -1 when
  * there are fewer than nth. */
 int pfcut_found(const struct pfcut *c, int64_t *begin, int64_t *end, uint64_t *count);
+/* Before a scan: keep only these processes (names, pids; pfcut_procs.c);
+ * after it, pfcut_procs_missing names one not in the trace (NULL: all
+ * are), and pfcut_take_procs hands what the scan found to the cutter. */
+enum st_err pfcut_want_procs(struct pfcut *c, const char *const *names, size_t nnames,
+                             const int64_t *pids, size_t npids);
+const char *pfcut_procs_missing(const struct pfcut *c, char *buf, size_t n);
+void pfcut_take_procs(struct pfcut *to, struct pfcut *from);
 /* The trace's last event, known from a scan: slices still open there
  * are left open, as in the original. */
 void pfcut_set_last(struct pfcut *c, int64_t last);

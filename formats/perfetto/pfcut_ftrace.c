@@ -308,7 +308,8 @@ static enum st_err bundle_piece(struct pfcut *c, const uint8_t *pkt, size_t pn,
         const uint8_t *buf;
         size_t bn = 0;
         if (f.num != 2 || f.wire != PB_LEN || event_of(f.p, f.len, &ts, &pid, &buf, &bn) ||
-            pfcut_piece_of(c, ts, NULL) != j || (buf && pfcut_at_start(c, ts)))
+            pfcut_piece_of(c, ts, NULL) != j ||
+            (buf && (pfcut_at_start(c, ts) || !pfcut_tid_kept(c, pid))))
             continue;
         e = pbw_bytes(&c->a, 2, f.p, f.len);
         kept++;
@@ -350,6 +351,10 @@ enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const u
                 pfcut_seen(c, ts, f.len + 3);
             else
                 span_add(&s, pfcut_piece_of(c, ts, NULL));
+            if (buf && !pfcut_tid_kept(c, pid)) {
+                s.outside = 1;      /* another process's (--process): left out */
+                continue;
+            }
             if (buf && !c->scanning && pfcut_at_start(c, ts))
                 s.outside = 1;      /* not as it is: the print goes after (pfcut_at_start) */
             if (buf && (!c->scanning || c->find.name))
@@ -387,16 +392,23 @@ enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const u
 
 /* ---- logcat ------------------------------------------------------------- */
 
+/* A logcat line's time on the trace's clock; INT64_MIN for another
+ * process's (--process), which no piece holds. */
 static int64_t log_time(struct pfcut *c, uint32_t seq, const uint8_t *p, size_t n)
 {
     struct pb_iter it;
     struct pb_field f;
-    uint64_t ts = 0;
+    uint64_t ts = 0, pid = 0;
     int64_t out;
     pb_iter_init(&it, p, n);
-    while (pb_next(&it, &f) == 1)
+    while (pb_next(&it, &f) == 1) {
         if (f.num == 5 && f.wire == PB_VARINT)
             ts = f.v;
+        else if (f.num == 2 && f.wire == PB_VARINT)
+            pid = f.v;
+    }
+    if (!c->scanning && !pfcut_tid_kept(c, pid))
+        return INT64_MIN;
     if (pfclk_convert(&c->clk, seq, PFCLK_REALTIME, ts, &out)) {
         c->st.unconverted++;
         return (int64_t)ts;

@@ -90,6 +90,24 @@ struct pfcut_hist {
     int64_t w;                  /* ns a bucket */
 };
 
+/* --process (pfcut_procs.c): a u64 -> u64 map, and what the scan found. */
+struct pfcut_map {
+    uint64_t *k, *v;
+    size_t cap, n;
+};
+
+struct pfcut_procs {
+    int active;
+    char **names;
+    size_t nnames;
+    int64_t *pids;
+    size_t npids;
+    uint8_t *found;             /* per name, then per pid: seen in the trace */
+    struct pfcut_map tgid;      /* tid -> tgid; (1 << 40 | seq) -> its thread */
+    struct pfcut_map track_pid, track_parent;   /* uuid -> pid, parent uuid */
+    struct pfcut_map keep;      /* pids kept */
+};
+
 enum pfcut_fstate { PC_TAG, PC_LEN, PC_BODY, PC_SKIP, PC_SKIPVAR };
 
 struct pfcut {
@@ -116,6 +134,7 @@ struct pfcut {
     size_t trackcap, ntracks;
     struct pfsort *prints;      /* atrace B/E, put in time order across CPUs */
     struct pfcut_want find;
+    struct pfcut_procs procs;
     size_t saved;               /* bytes of saved begins */
     struct pfcut_span span;
     struct pfcut_hist hist;
@@ -160,6 +179,13 @@ enum st_err pfcut_slices_init(struct pfcut *c);
 void pfcut_want_interned(struct pfcut *c, struct pfcut_seq *s, const uint8_t *p, size_t n);
 enum st_err pfcut_slices_finish(struct pfcut *c);
 void pfcut_slices_free(struct pfcut *c);
+/* pfcut_procs.c: --process */
+void pfcut_procs_packet(struct pfcut *c, uint32_t seq, uint32_t num, const uint8_t *p, size_t n);
+int pfcut_tid_kept(const struct pfcut *c, uint64_t tid);
+int pfcut_track_kept(const struct pfcut *c, uint32_t seq, uint64_t uuid);
+enum st_err pfcut_procs_stats(struct pfcut *c, const uint8_t *p, size_t n, struct dynbuf *out,
+                              size_t *kept);
+void pfcut_procs_free(struct pfcut *c);
 /* pfcut_ftrace.c: bundles and logcat */
 enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const uint8_t *p,
                          size_t n);

@@ -12,7 +12,8 @@
 # bundles that cross the boundaries, atrace B/E, track events on an
 # incremental clock with interned names cleared midway, logcat on the
 # realtime clock, process stats), pfgen's mixed trace, and the corpus
-# trace when present.  Bad input: one line, exit 1, nothing written and
+# trace when present; with --process, only those processes' slices,
+# logcat and process counters.  Bad input: one line, exit 1, nothing written and
 # an existing output left alone.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
@@ -82,6 +83,24 @@ for f in m.*.perfetto-trace; do
     [ "$(wc -c <"$f")" -le 1048576 ] || fail "$f is over 1mb: $(wc -c <"$f")"
 done
 
+# --process: those processes' slices, logcat, process counters and track
+# events only (by name, by pid, a name cut to 15 bytes as the kernel cuts a
+# comm), the CPU tracks whole
+run_st 0 --from-file cut.pftrace --time-range=0.46..1.31 --process=com.example.app \
+    -o p.perfetto-trace
+$CHECK --pids 100 cut.pftrace out.txt >check.txt || { cat check.txt; fail "--process differs"; }
+grep -q "sched 259, slices 38 of which 2 marked cut, counters 34, logs 8" check.txt ||
+    { cat check.txt; fail "--process=com.example.app: not what was expected"; }
+run_st 0 --from-file cut.pftrace --process=200 -o p.perfetto-trace
+$CHECK --pids 200 cut.pftrace out.txt >check.txt || { cat check.txt; fail "--process=200 differs"; }
+grep -q "slices 0 of which 0 marked cut, counters 41, logs 0" check.txt ||
+    { cat check.txt; fail "--process=200: the other process's slices or logs kept"; }
+run_st 0 --from-file mixed.pftrace --split=1mb --process=com.android.chrome:svc28,3000 \
+    -o mp.perfetto-trace
+$CHECK --pids 2400,3000 mixed.pftrace out.txt >check.txt ||
+    { cat check.txt; fail "--process on pfgen's trace differs"; }
+cat check.txt
+
 # bad input: one line, exit 1, nothing written, an existing output kept
 echo keep >x.perfetto-trace
 bad() {   # EXPECTED-TEXT ARGS...
@@ -108,7 +127,12 @@ bad "not standard input" --from-file - -o x.perfetto-trace
 bad "--time-range=slice:inner#99: cut.pftrace has 35 slices called inner" \
     --from-file cut.pftrace --time-range=slice:inner#99 -o x.perfetto-trace
 bad "has 0 slices called nope" --from-file cut.pftrace --time-range=slice:nope -o x.perfetto-trace
-bad "--process is not yet supported" --from-file cut.pftrace --process=100 -o x.perfetto-trace
+bad "--process: nope: no such process in cut.pftrace" --from-file cut.pftrace --process=nope \
+    -o x.perfetto-trace
+bad "--process: 4242: no such process" --from-file cut.pftrace --process=100,4242 \
+    -o x.perfetto-trace
+bad "--process-and-deps is not yet supported" --from-file cut.pftrace --process-and-deps=100 \
+    -o x.perfetto-trace
 "$SYSTRACE" --from-file cut.pftrace --split=1ms -o x.perfetto-trace >out.txt 2>err.txt
 assert_eq "--split=1ms exit" 1 $?
 assert_contains err.txt "more than 512 pieces"

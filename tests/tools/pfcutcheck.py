@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pfcutcheck.py ORIG STDOUT: judges the Perfetto pieces systrace wrote
+"""pfcutcheck.py [--pids P,...] ORIG STDOUT: judges the Perfetto pieces systrace wrote
 (--output-format=perfetto; STDOUT is systrace's output, whose lines
 "Wrote Perfetto trace: NAME (ts:A..B, ...)" name each piece and its range)
 with Perfetto's own trace processor (../shared/tools/perfetto).  For each
@@ -11,7 +11,9 @@ piece, against the original restricted to [A, B):
     min(end, B), name; one never ended ends at B unless B is past the
     trace's last event); a track event slice begun again at A carries the
     argument debug.cut_start (atrace slices have no arguments);
-  - no thread with sched rows or slices left without a name.
+  - no thread with sched rows or slices left without a name;
+  - with --pids (--process), the slices, process counters and logcat lines
+    of those processes only (and of no process), the sched rows of all.
 With several pieces, their ranges must follow each other with no gap.
 Prints one line per piece; exit 1 with the difference, 77 without the
 trace processor.
@@ -33,10 +35,16 @@ Q = {
     'sched': "select ts, cpu, tid from sched join thread using(utid) where tid != 0",
     'slices': "select s.ts, s.dur, s.name, (select count(*) from args a where "
               "a.arg_set_id = s.arg_set_id and a.key = 'debug.cut_start'), "
-              "s.category is not null from slice s where s.track_id in "
+              "s.category is not null, coalesce((select p.pid from thread_track tt join thread "
+              "t using(utid) join process p using(upid) where tt.id = s.track_id), (select "
+              "p.pid from process_track pt join process p using(upid) where pt.id = "
+              "s.track_id), '') from slice s where s.track_id in "
               "(select id from thread_track) or s.category is not null",
-    'counters': "select c.ts, t.name, c.value from counter c join track t on c.track_id = t.id",
-    'logs': "select ts, msg from android_logs",
+    'counters': "select c.ts, t.name, c.value, coalesce((select p.pid from "
+                "process_counter_track pt join process p using(upid) where pt.id = c.track_id), "
+                "'') from counter c join track t on c.track_id = t.id",
+    'logs': "select l.ts, l.msg, coalesce((select p.pid from thread t join process p "
+            "using(upid) where t.utid = l.utid), '') from android_logs l",
     'unnamed': "select tid from thread where (name is null or name = '') and tid != 0 and "
                "(utid in (select utid from sched) or utid in (select utid from thread_track tt "
                "join slice s on s.track_id = tt.id))",
@@ -61,8 +69,18 @@ def num(x):
     return int(x) if x not in ('', None) else None
 
 
-def check(orig, piece, a, b, last):
+def only(rows, pids):
+    """rows (pid last) of the processes kept (all without --pids), pid dropped"""
+    return [r[:-1] for r in rows if pids is None or r[-1] == '' or int(r[-1]) in pids]
+
+
+def check(orig, piece, a, b, last, pids):
     bad = []
+    orig = dict(orig)
+    piece = dict(piece)
+    for k in ('slices', 'counters', 'logs'):
+        orig[k] = only(orig[k], pids)
+        piece[k] = only(piece[k], None)
     extra = set(piece['errors']) - set(orig['errors'])
     if extra:
         bad.append('error stats not in the original: %s' % sorted(extra))
@@ -109,7 +127,12 @@ def main():
     if not os.access(TP, os.X_OK):
         print("Perfetto's trace processor absent (%s)" % TP)
         sys.exit(77)
-    orig_path, stdout = sys.argv[1], open(sys.argv[2]).read()
+    args = sys.argv[1:]
+    pids = None
+    if args[0] == '--pids':     # --process: only these processes' slices, counters, logs
+        pids = set(int(x) for x in args[1].split(','))
+        args = args[2:]
+    orig_path, stdout = args[0], open(args[1]).read()
     pieces = [(m.group(1), m.group(2), m.group(3)) for m in re.finditer(
         r'Wrote Perfetto trace: (\S+) \(ts:(-?[0-9.]+)\.\.(-?[0-9.]+),', stdout)]
     if not pieces:
@@ -127,7 +150,7 @@ def main():
             fails += 1
         prev = b
         p = query(name)
-        bad = check(orig, p, a, b, last)
+        bad = check(orig, p, a, b, last, pids)
         cut = sum(1 for r in p['slices'] if r[3] != '0')
         print('%s: %s (sched %d, slices %d of which %d marked cut, counters %d, logs %d)'
               % (name, 'ok' if not bad else 'DIFFERS', len(p['sched']), len(p['slices']), cut,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pb.h"
+#include "pbw.h"
 #include "pftrace.h"
 
 struct pfcut *pfcut_new(const struct pfcut_piece *pieces, size_t n)
@@ -256,6 +257,46 @@ static enum st_err want_interned(struct pfcut *c, struct pfcut_seq *s, const uin
     return ST_OK;
 }
 
+/* ThreadDescriptor.reference_timestamp_us (6) */
+static int64_t reference_us(const uint8_t *p, size_t n)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    int64_t us = 0;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1)
+        if (f.num == 6 && f.wire == PB_VARINT)
+            us = (int64_t)f.v;
+    return us;
+}
+
+/* A legacy track event (no packet time: timestamp_delta_us 1 or
+ * timestamp_absolute_us 16 from its sequence's thread descriptor's
+ * reference_timestamp_us 6, on MONOTONIC as Perfetto reads them): its
+ * time on the trace's clock, and in c->b the event with its time made
+ * absolute, so it stays right when the events before it are left out. */
+static int legacy_time(struct pfcut *c, struct pfcut_seq *s, uint32_t seq, const uint8_t *p,
+                       size_t n, int64_t *ts)
+{
+    static const uint64_t drop[2] = {1ull << 1 | 1ull << 16 | 1ull << 2 | 1ull << 17, 0};
+    struct pb_iter it;
+    struct pb_field f;
+    int timed = 0;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1) {
+        if (f.num == 1 && f.wire == PB_VARINT)
+            s->legacy_us += (int64_t)f.v, timed = 1;
+        else if (f.num == 16 && f.wire == PB_VARINT)
+            s->legacy_us = (int64_t)f.v, timed = 1;
+    }
+    dynbuf_reset(&c->b);
+    if (!timed || pfclk_convert(&c->clk, seq, PFCLK_MONOTONIC,
+                                (uint64_t)s->legacy_us * 1000u, ts) ||
+        pfcut_copy(&c->b, p, n, drop) || pbw_uint(&c->b, 16, (uint64_t)s->legacy_us))
+        return -1;
+    return 0;
+}
+
 /* --process: is a track event on a kept process's track? */
 static int te_kept(const struct pfcut *c, const struct pfcut_seq *s, uint32_t seq,
                    const uint8_t *p, size_t n)
@@ -299,7 +340,7 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
     c->span.bytes += n;
     struct pfcut_seq *s = pfcut_seq(c, k.seq);
     if (!s)
-        return pfcut_fail(c, ST_EFORMAT, "more than 512 packet sequences");
+        return pfcut_fail(c, ST_EFORMAT, "more than 65536 packet sequences");
     if (k.state & 2)
         s->def_clock = 0, s->def_track = 0, s->nwant = 0;
     if (c->find.name && (k.state & 1) && (e = want_interned(c, s, p, n)))
@@ -308,26 +349,37 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
         defaults(s, defs, dfn);
     if (k.data == 2 || k.data == 43 || k.data == 44 || k.data == 60)
         pfcut_procs_packet(c, k.seq, k.data, k.dp, k.dn);
+    if (k.data == 44)
+        s->legacy_us = reference_us(k.dp, k.dn);
     if (k.data == 6)
         pfclk_snapshot(&c->clk, k.seq, k.dp, k.dn);
-
     if (k.data == 50)
         return compressed(c, k.dp, k.dn, depth);
     /* the time on the trace's clock: every timed packet, in file order
      * (an incremental clock counts from the one before) */
     uint32_t clock = k.has_clock ? k.clock : s->def_clock ? s->def_clock : PFCLK_BOOTTIME;
     int64_t ts = (int64_t)k.ts;
-    int timed = k.has_ts && k.data != 6;
-    if (timed && pfclk_convert(&c->clk, k.seq, clock, k.ts, &ts)) {
+    int lost = 0;               /* a time no clock snapshot leads from */
+    if (k.has_ts && k.data != 6 && pfclk_convert(&c->clk, k.seq, clock, k.ts, &ts)) {
         c->st.unconverted++;
-        timed = 0;
+        lost = 1;
     }
     int same = clock == c->clk.trace_clock;
-    int whole = !k.data || always_kept(k.data) || (!timed && k.data != 1 && k.data != 39);
+    const uint8_t *dp = k.dp;   /* the data as written */
+    size_t dn = k.dn;
+    if (k.data == 11 && !k.has_ts && !legacy_time(c, s, k.seq, k.dp, k.dn, &ts)) {
+        k.has_ts = 1;           /* written with the packet time and the absolute one */
+        same = 0;
+        dp = (const uint8_t *)c->b.data;
+        dn = c->b.len;
+    }
+    int whole = !k.data || always_kept(k.data) || (!k.has_ts && k.data != 1 && k.data != 39);
+    /* timed data Perfetto cannot place either: in no piece (its state in all) */
+    int nowhere = lost && !whole && k.data != 1 && k.data != 39;
     if (c->scanning) {
         if (whole || k.state)   /* sequence state goes to every piece */
             c->span.state_bytes += n + 4;
-        if (whole)
+        if (whole || nowhere)
             return ST_OK;
         if (k.data == 1)
             e = pfcut_bundle(c, p, n, k.dp, k.dn);
@@ -335,16 +387,19 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
             e = pfcut_log(c, k.seq, p, n, k.dp, k.dn);
         else
             pfcut_seen(c, ts, n + 4);
+        int none = -1;
         if (!e && k.data == 11 && c->find.name)
-            e = pfcut_track_event(c, k.seq, ts, -1, k.dp, k.dn);
+            e = pfcut_track_event(c, k.seq, ts, &none, k.dp, k.dn);
         return e;
     }
     memset(c->got, 0, c->nout);
-    if (whole && (!k.has_ts || same))
+    if (whole && (!k.has_ts || same || lost))
         return pfcut_write(c, -1, p, n);
-    if (whole)     /* written with its time on the trace's clock, or none */
-        return pfcut_repacket(c, -1, p, n, k.data, k.dp, k.dn, ts, timed);
-    if (k.data == 1)
+    if (whole)     /* written with its time on the trace's clock */
+        return pfcut_repacket(c, -1, p, n, k.data, k.dp, k.dn, ts, 1);
+    if (nowhere)
+        ;
+    else if (k.data == 1)
         e = pfcut_bundle(c, p, n, k.dp, k.dn);
     else if (k.data == 39)
         e = pfcut_log(c, k.seq, p, n, k.dp, k.dn);
@@ -355,11 +410,11 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
     else {
         int i = pfcut_piece_of(c, ts, NULL);
         if (k.data == 11)
-            e = pfcut_track_event(c, k.seq, ts, i, k.dp, k.dn);
+            e = pfcut_track_event(c, k.seq, ts, &i, k.dp, k.dn);
         if (!e && i >= 0 && (same || !k.has_ts))
             e = pfcut_write(c, i, p, n);
         else if (!e && i >= 0)
-            e = pfcut_repacket(c, i, p, n, k.data, k.dp, k.dn, ts, 1);
+            e = pfcut_repacket(c, i, p, n, k.data, dp, dn, ts, 1);
         if (i >= 0)
             c->st.kept++;
     }

@@ -22,8 +22,7 @@
  * Memory: the packet being read (PFTRACE_PACKET_MAX), what compressed
  * packets inflate to, per track the open slices (PFCUT_DEPTH deep, their
  * begins kept up to PFCUT_SAVED_MAX bytes in all), a write buffer per
- * piece.  Limits: legacy track events (timestamp_delta_us) are cut by
- * their packet's time; a slice begun again after its sequence cleared its
+ * piece.  Limits: a slice begun again after its sequence cleared its
  * state may name itself with the new state's names.
  */
 #ifndef SYSTRACE_PFCUT_H

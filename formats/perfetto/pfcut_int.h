@@ -72,6 +72,7 @@ struct pfcut_seq {
     uint32_t id;                /* 0: a free slot (sequence 0 is kept as 1 << 31) */
     uint32_t def_clock;
     uint64_t def_track;
+    int64_t legacy_us;          /* legacy track events' time (ThreadDescriptor, deltas) */
     uint64_t want_iid[8];       /* a scan: interned names that are the slice looked for */
     uint32_t nwant;
 };
@@ -169,7 +170,9 @@ struct pfcut_seq *pfcut_seq(struct pfcut *c, uint32_t id);
 /* pfcut_slices.c: a track's slices around ts (in piece i, or -1). */
 struct pfcut_track *pfcut_track(struct pfcut *c, uint64_t key);
 enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts);
-enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int piece,
+/* *piece: where the event goes; an end exactly at a piece's start goes
+ * to the piece before (or none). */
+enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int *piece,
                               const uint8_t *ev, size_t n);
 /* An atrace print (B|..., E|...), to be read in time order. */
 enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,

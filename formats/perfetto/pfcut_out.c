@@ -137,20 +137,47 @@ enum st_err pfcut_repacket(struct pfcut *c, int i, const uint8_t *pkt, size_t pn
     return pfcut_write(c, i, (const uint8_t *)c->d.data, c->d.len);
 }
 
+static int seqs_grow(struct pfcut *c)
+{
+    size_t cap = c->seqcap * 2;
+    if (cap > PFCUT_SEQS_MAX * 2)
+        return -1;
+    struct pfcut_seq *n = calloc(cap, sizeof(*n));
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < c->seqcap; i++) {
+        if (!c->seqs[i].id)
+            continue;
+        size_t j = (c->seqs[i].id * 2654435761u) & (cap - 1);
+        while (n[j].id)
+            j = (j + 1) & (cap - 1);
+        n[j] = c->seqs[i];
+    }
+    free(c->seqs);
+    c->seqs = n;
+    c->seqcap = cap;
+    return 0;
+}
+
+/* A sequence's state, added when new (the table grows then, so a
+ * pointer held stays good only until a new sequence is added). */
 struct pfcut_seq *pfcut_seq(struct pfcut *c, uint32_t id)
 {
     uint32_t key = id ? id : 1u << 31;
-    for (size_t i = (key * 2654435761u) & (c->seqcap - 1);; i = (i + 1) & (c->seqcap - 1)) {
-        struct pfcut_seq *s = &c->seqs[i];
-        if (s->id == key)
-            return s;
-        if (s->id)
+    for (int grown = 0;; grown = 1) {
+        size_t i = (key * 2654435761u) & (c->seqcap - 1);
+        while (c->seqs[i].id && c->seqs[i].id != key)
+            i = (i + 1) & (c->seqcap - 1);
+        if (c->seqs[i].id)
+            return &c->seqs[i];
+        if (!grown && (c->nseqs + 1) * 2 > c->seqcap) {
+            if (seqs_grow(c))
+                return NULL;
             continue;
-        if (c->nseqs * 2 >= c->seqcap)
-            return NULL;        /* full: the caller says so */
+        }
         c->nseqs++;
-        s->id = key;
-        return s;
+        c->seqs[i].id = key;
+        return &c->seqs[i];
     }
 }
 

@@ -287,14 +287,26 @@ static void pop(struct pfcut *c, struct pfcut_track *t, int64_t ts)
     o->ev = NULL;
 }
 
-enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int piece,
+/* An end exactly at a piece's start ends a slice of the piece before
+ * (when it reaches there), not one of this piece: the piece it goes to,
+ * or -1, and the time the track moves to. */
+static int end_at_start(const struct pfcut *c, int64_t ts, int64_t *moved)
+{
+    int i = pfcut_piece_of(c, ts, NULL);
+    *moved = ts;
+    if (i < 0 || c->out[i].p.start != ts || ts == INT64_MIN)
+        return i;
+    *moved = ts - 1;
+    return i > 0 && c->out[i - 1].p.end == ts ? i - 1 : -1;
+}
+
+enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int *piece,
                               const uint8_t *ev, size_t n)
 {
     struct pb_iter it;
     struct pb_field f;
     uint64_t type = 0, uuid = 0, iid = 0;
     int has_uuid = 0, match = 0;
-    (void)piece;
     pb_iter_init(&it, ev, n);
     while (pb_next(&it, &f) == 1) {
         if (f.num == 9 && f.wire == PB_VARINT)
@@ -319,7 +331,10 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int pie
         return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
     for (uint32_t i = 0; s && iid && i < s->nwant; i++)
         match |= s->want_iid[i] == iid;
-    enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, ts);
+    int64_t moved = ts;
+    if (type == 2 && !c->scanning)
+        *piece = end_at_start(c, ts, &moved);
+    enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, moved);
     if (type == 1) {
         push(c, t, seq, 0, has_uuid ? uuid : 0, ev, n);
         mark(c, t, match, ts);
@@ -340,10 +355,13 @@ static enum st_err print_sorted(void *ctx, int64_t ts, const uint8_t *p, size_t 
     if (!t)
         return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
     t->tid = head[0];
-    enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, ts);
-    if (!e && !c->scanning && pfcut_at_start(c, ts))    /* after what was begun again */
-        e = print_packet(c, pfcut_piece_of(c, ts, NULL), t->depth ? t->st[0].seq : head[1],
-                         t->tid, ts, buf, n);
+    int64_t moved = ts;
+    int to = buf[0] == 'E' ? end_at_start(c, ts, &moved) : pfcut_piece_of(c, ts, NULL);
+    enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, moved);
+    /* one at a piece's start: written after what was begun again there
+     * (an end: in the piece before, pfcut_track_event) */
+    if (!e && !c->scanning && pfcut_at_start(c, ts) && to >= 0)
+        e = print_packet(c, to, t->depth ? t->st[0].seq : head[1], t->tid, ts, buf, n);
     if (buf[0] == 'B') {
         push(c, t, head[1], 1, 0, buf, n);
         /* "B|tgid|NAME": the name after the second bar */

@@ -101,6 +101,35 @@ $CHECK --pids 2400,3000 mixed.pftrace out.txt >check.txt ||
     { cat check.txt; fail "--process on pfgen's trace differs"; }
 cat check.txt
 
+# many sequences (an SDK writer per thread): 600 of them, each a slice
+# across the boundary; and the clocks case (MONOTONIC, incremental clocks,
+# legacy track events, a clock never snapshotted, which no piece holds)
+python3 - >seqs.textproto <<'PY'
+print('packet { trusted_packet_sequence_id: 1 timestamp: 1000 track_descriptor { uuid: 1 '
+      'process { pid: 10 process_name: "app" } } }')
+for i in range(600):
+    print('packet { trusted_packet_sequence_id: 1 timestamp: 1000 track_descriptor { uuid: %d '
+          'parent_uuid: 1 thread { pid: 10 tid: %d thread_name: "t%d" } } }' % (100 + i, 100 + i, i))
+for i in range(600):
+    print('packet { trusted_packet_sequence_id: %d timestamp: %d track_event { type: TYPE_SLICE_BEGIN '
+          'track_uuid: %d name: "s%d" } }' % (10 + i, 1000000 + i, 100 + i, i))
+    print('packet { trusted_packet_sequence_id: %d timestamp: %d track_event { type: TYPE_SLICE_END '
+          'track_uuid: %d } }' % (10 + i, 3000000 + i, 100 + i))
+PY
+protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
+    <seqs.textproto >seqs.pftrace || fail "protoc cannot encode seqs.textproto"
+run_st 0 --from-file seqs.pftrace --split=1ms -o q.perfetto-trace
+$CHECK seqs.pftrace out.txt >check.txt || { cat check.txt; fail "600 sequences: a piece differs"; }
+grep -q "slices 600 of which 600 marked cut" check.txt || { cat check.txt; fail "600 sequences"; }
+encode_trace clocks clocks.pftrace
+run_st 0 --from-file clocks.pftrace --time-range=ts:1.45..1.79 -o k.perfetto-trace
+$CHECK clocks.pftrace out.txt >check.txt || { cat check.txt; fail "the clocks case differs"; }
+cat check.txt
+run_st 0 --from-file clocks.pftrace --split=100ms -o k.perfetto-trace
+$CHECK clocks.pftrace out.txt >check.txt || { cat check.txt; fail "the clocks split differs"; }
+grep -q "k.016.perfetto-trace: ok (sched 0, slices 2 of which 0" check.txt ||
+    { cat check.txt; fail "the legacy track events are not in their piece"; }
+
 # bad input: one line, exit 1, nothing written, an existing output kept
 echo keep >x.perfetto-trace
 bad() {   # EXPECTED-TEXT ARGS...

@@ -103,8 +103,8 @@ def check(orig, piece, a, b, last, pids):
         ts, dur = int(ts), int(dur)
         # never ended: ended at b, unless b is past the trace's last event
         end = (None if b > last else b) if dur < 0 else ts + dur
-        if ts >= b or (end is not None and end <= a):
-            continue
+        if ts >= b or (end is not None and end <= a and not (dur == 0 and ts >= a)):
+            continue    # not overlapping [a, b) (an instant at a does)
         s = max(ts, a)
         e = end if end is None or end <= b else b
         want.append((s, -1 if e is None else e - s, name))

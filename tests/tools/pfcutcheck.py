@@ -11,7 +11,8 @@ piece, against the original restricted to [A, B):
     min(end, B), name; one never ended ends at B unless B is past the
     trace's last event); a track event slice begun again at A carries the
     argument debug.cut_start (atrace slices have no arguments);
-  - no thread with sched rows or slices left without a name;
+  - no thread with sched rows or slices left without a name that the
+    original names;
   - with --pids (--process), the slices, process counters and logcat lines
     of those processes only (and of no process), the sched rows of all.
 With several pieces, their ranges must follow each other with no gap.
@@ -43,13 +44,14 @@ Q = {
     'counters': "select c.ts, t.name, c.value, coalesce((select p.pid from "
                 "process_counter_track pt join process p using(upid) where pt.id = c.track_id), "
                 "'') from counter c join track t on c.track_id = t.id",
-    'logs': "select l.ts, l.msg, coalesce((select p.pid from thread t join process p "
+    'logs': "select l.ts, hex(l.msg), coalesce((select p.pid from thread t join process p "
             "using(upid) where t.utid = l.utid), '') from android_logs l",
     'unnamed': "select tid from thread where (name is null or name = '') and tid != 0 and "
                "(utid in (select utid from sched) or utid in (select utid from thread_track tt "
                "join slice s on s.track_id = tt.id))",
     'last': "select max(ts) from (select ts from sched union all select ts from slice "
-            "union all select ts from counter union all select ts from ftrace_event)",
+            "union all select ts from counter union all select ts from ftrace_event "
+            "union all select ts from android_logs)",
 }
 
 
@@ -118,8 +120,10 @@ def check(orig, piece, a, b, last, pids):
     begun = [r for r in orig['slices'] if int(r[0]) < a]
     if unmarked and begun:
         bad.append('slices begun again at the start without debug.cut_start: %s' % unmarked[:3])
-    if piece['unnamed']:
-        bad.append('threads with events but no name: %s' % piece['unnamed'][:5])
+    unnamed = set(piece['unnamed']) - set(orig['unnamed'])
+    if unnamed:
+        bad.append('threads with events but no name (named in the original): %s'
+                   % sorted(unnamed)[:5])
     return bad
 
 
@@ -138,7 +142,8 @@ def main():
     if not pieces:
         sys.exit('no piece named in %s' % sys.argv[2])
     orig = query(orig_path)
-    last = int(orig['last'][0][0])
+    last = orig['last'][0][0] if orig['last'] else ''
+    last = int(last) if last.lstrip('-').isdigit() else 2**63
     ns = lambda s: int(round(float(s) * 1e9)) if '.' not in s else \
         int(s.split('.')[0]) * 10**9 + int((s.split('.')[1] + '000000000')[:9])
     prev = None

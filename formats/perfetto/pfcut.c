@@ -382,7 +382,7 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
         if (whole || nowhere)
             return ST_OK;
         if (k.data == 1)
-            e = pfcut_bundle(c, p, n, k.dp, k.dn);
+            e = pfcut_bundle(c, k.seq, p, n, k.dp, k.dn);
         else if (k.data == 39)
             e = pfcut_log(c, k.seq, p, n, k.dp, k.dn);
         else
@@ -400,7 +400,7 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
     if (nowhere)
         ;
     else if (k.data == 1)
-        e = pfcut_bundle(c, p, n, k.dp, k.dn);
+        e = pfcut_bundle(c, k.seq, p, n, k.dp, k.dn);
     else if (k.data == 39)
         e = pfcut_log(c, k.seq, p, n, k.dp, k.dn);
     else if (k.data == 11 && !te_kept(c, s, k.seq, k.dp, k.dn))

@@ -230,9 +230,10 @@ static void span_add(struct span *s, int i)
         s->hi = i;
 }
 
-/* An FtraceEvent's time, pid and print buffer. */
-static int event_of(const uint8_t *p, size_t n, int64_t *ts, uint32_t *pid,
-                    const uint8_t **buf, size_t *bn)
+/* An FtraceEvent's time, pid and print buffer (and its event's field
+ * and message, when asked). */
+static int event_of2(const uint8_t *p, size_t n, int64_t *ts, uint32_t *pid,
+                     const uint8_t **buf, size_t *bn, struct pb_field *body)
 {
     struct pb_iter it, in;
     struct pb_field f, g;
@@ -245,7 +246,9 @@ static int event_of(const uint8_t *p, size_t n, int64_t *ts, uint32_t *pid,
             *ts = (int64_t)f.v;
         else if (f.num == 2 && f.wire == PB_VARINT)
             *pid = (uint32_t)f.v;
-        else if (f.num == 3 && f.wire == PB_LEN) {
+        else if (body && f.num >= 3 && f.wire == PB_LEN)
+            *body = f;
+        if (f.num == 3 && f.wire == PB_LEN) {
             pb_iter_init(&in, f.p, f.len);
             while (pb_next(&in, &g) == 1)
                 if (g.num == 2 && g.wire == PB_LEN)
@@ -253,6 +256,12 @@ static int event_of(const uint8_t *p, size_t n, int64_t *ts, uint32_t *pid,
         }
     }
     return it.bad ? -1 : 0;
+}
+
+static int event_of(const uint8_t *p, size_t n, int64_t *ts, uint32_t *pid,
+                    const uint8_t **buf, size_t *bn)
+{
+    return event_of2(p, n, ts, pid, buf, bn, NULL);
 }
 
 /* The times of a compact sched's rows, into the span (or the scan). */
@@ -324,8 +333,8 @@ static enum st_err bundle_piece(struct pfcut *c, const uint8_t *pkt, size_t pn,
                 : ST_OK;
 }
 
-enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const uint8_t *p,
-                         size_t n)
+enum st_err pfcut_bundle(struct pfcut *c, uint32_t seq, const uint8_t *pkt, size_t pn,
+                         const uint8_t *p, size_t n)
 {
     struct pb_iter it;
     struct pb_field f;
@@ -345,8 +354,12 @@ enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const u
             uint32_t pid;
             const uint8_t *buf;
             size_t bn = 0;
-            if (event_of(f.p, f.len, &ts, &pid, &buf, &bn))
+            struct pb_field body = {0};
+            if (event_of2(f.p, f.len, &ts, &pid, &buf, &bn, &body))
                 return pfcut_fail(c, ST_EFORMAT, "an ftrace event");
+            if (!c->scanning && body.num && !buf &&
+                (e = pfcut_pair(c, (uint32_t)cpun, seq, pid, ts, body.num, body.p, body.len)))
+                break;
             if (c->scanning)
                 pfcut_seen(c, ts, f.len + 3);
             else
@@ -358,7 +371,7 @@ enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const u
             if (buf && !c->scanning && pfcut_at_start(c, ts))
                 s.outside = 1;      /* not as it is: the print goes after (pfcut_at_start) */
             if (buf && (!c->scanning || c->find.name))
-                e = pfcut_print(c, (uint32_t)cpun, pid, ts, buf, bn);
+                e = pfcut_print(c, (uint32_t)cpun, seq, pid, ts, buf, bn);
         }
     }
     if (it.bad)

@@ -27,8 +27,10 @@
 struct pfcut_open {
     uint8_t *ev;                /* the TrackEvent, or the print's "B|tgid|name" */
     size_t n;
-    uint32_t seq;               /* track events: its sequence; prints: the CPU */
-    int print;
+    uint32_t seq;               /* track events: its sequence; ftrace: the CPU */
+    uint32_t pseq;              /* ftrace: its bundle's sequence (interned kernel symbols) */
+    uint32_t field;             /* ftrace pairs: the begin's FtraceEvent field */
+    int print;                  /* 1 atrace print, 2 another ftrace pair (irq, workqueue) */
     uint64_t uuid;              /* track events: the uuid to end with (0: none) */
     int match;                  /* a scan: the slice looked for (its begin's time) */
     int64_t ts;
@@ -175,8 +177,13 @@ enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts);
 enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int *piece,
                               const uint8_t *ev, size_t n);
 /* An atrace print (B|..., E|...), to be read in time order. */
-enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
+enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
                         const uint8_t *buf, size_t n);
+/* An ftrace event that begins or ends a slice of Perfetto's (irq,
+ * softirq: a CPU's; workqueue: a thread's), in file order; field its
+ * FtraceEvent field, p its message.  Others are ignored. */
+enum st_err pfcut_pair(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
+                       uint32_t field, const uint8_t *p, size_t n);
 enum st_err pfcut_slices_init(struct pfcut *c);
 /* A scan: the event names of interned data that are the slice looked for. */
 void pfcut_want_interned(struct pfcut *c, struct pfcut_seq *s, const uint8_t *p, size_t n);
@@ -190,7 +197,8 @@ enum st_err pfcut_procs_stats(struct pfcut *c, const uint8_t *p, size_t n, struc
                               size_t *kept);
 void pfcut_procs_free(struct pfcut *c);
 /* pfcut_ftrace.c: bundles and logcat */
-enum st_err pfcut_bundle(struct pfcut *c, const uint8_t *pkt, size_t pn, const uint8_t *p,
+enum st_err pfcut_bundle(struct pfcut *c, uint32_t seq, const uint8_t *pkt, size_t pn,
+                         const uint8_t *p,
                          size_t n);
 enum st_err pfcut_log(struct pfcut *c, uint32_t seq, const uint8_t *pkt, size_t pn,
                       const uint8_t *p, size_t n);

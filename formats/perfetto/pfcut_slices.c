@@ -96,21 +96,21 @@ static enum st_err tev_packet(struct pfcut *c, int piece, uint32_t seq, int64_t 
     return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
 }
 
-/* A print event in a bundle of its own: FtraceEventBundle { cpu, event {
- * timestamp, pid, print { buf } } }. */
-static enum st_err print_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t tid,
-                                int64_t ts, const uint8_t *buf, size_t n)
+/* An ftrace event in a bundle of its own, on its bundle's sequence (for
+ * its kernel symbols): FtraceEventBundle { cpu, event { timestamp, pid,
+ * FIELD { ... } } }. */
+static enum st_err ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
+                                 uint32_t tid, int64_t ts, uint32_t field, struct dynbuf *body)
 {
     struct dynbuf *ev = &c->c, *p = &c->d;
-    dynbuf_reset(ev);
-    dynbuf_reset(p);
-    enum st_err e = pbw_bytes(ev, 2, buf, n);      /* PrintFtraceEvent.buf */
     struct dynbuf fe;
     dynbuf_init(&fe, PFCUT_BEGIN_MAX * 2);
-    if (!e && !(e = pbw_uint(&fe, 1, ts < 0 ? 0 : (uint64_t)ts)) &&
-        !(e = pbw_uint(&fe, 2, tid)) && !(e = pbw_msg(&fe, 3, ev)))
+    dynbuf_reset(p);
+    enum st_err e = pbw_uint(&fe, 1, ts < 0 ? 0 : (uint64_t)ts);
+    if (!e && !(e = pbw_uint(&fe, 2, tid)) && !(e = pbw_msg(&fe, field, body)))
         if (!(e = pbw_uint(ev, 1, cpu)) && !(e = pbw_msg(ev, 2, &fe)))
-            e = pbw_msg(p, 1, ev);
+            if (!(e = pbw_msg(p, 1, ev)) && seq)
+                e = pbw_uint(p, 10, seq);
     dynbuf_free(&fe);
     if (e)
         return pfcut_fail(c, ST_ENOMEM, "out of memory");
@@ -118,9 +118,47 @@ static enum st_err print_packet(struct pfcut *c, int piece, uint32_t cpu, uint32
     return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
 }
 
+/* An atrace print: PrintFtraceEvent { buf 2 }. */
+static enum st_err print_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
+                                uint32_t tid, int64_t ts, const uint8_t *buf, size_t n)
+{
+    struct dynbuf *ev = &c->c;
+    dynbuf_reset(ev);
+    if (pbw_bytes(ev, 2, buf, n))
+        return pfcut_fail(c, ST_ENOMEM, "out of memory");
+    return ftrace_packet(c, piece, cpu, seq, tid, ts, 3, ev);
+}
+
+/* The ends of ftrace pairs: irq_handler_entry 36 / exit 37 (irq 1),
+ * softirq_entry 24 / exit 25 (vec 1), workqueue_execute_start 58 / end 57
+ * (work 1, function 2). */
+static uint32_t pair_end(uint32_t begin)
+{
+    return begin == 36 ? 37 : begin == 24 ? 25 : begin == 58 ? 57 : 0;
+}
+
+static enum st_err pair_packet(struct pfcut *c, int piece, const struct pfcut_track *t,
+                               const struct pfcut_open *o, int64_t ts, int end)
+{
+    uint64_t keep[2] = {~0ull, ~0ull};      /* a begin: all of it */
+    if (end)    /* an end: the fields that say which */
+        keep[0] = o->field == 58 ? (1ull << 1 | 1ull << 2) : 1ull << 1, keep[1] = 0;
+    uint64_t drop[2] = {~keep[0], ~keep[1]};
+    struct dynbuf body;
+    dynbuf_init(&body, PFCUT_BEGIN_MAX * 2);
+    enum st_err e = o->ev ? pfcut_copy(&body, o->ev, o->n, drop) : ST_OK;
+    if (!e)
+        e = ftrace_packet(c, piece, o->seq, o->pseq, t->tid, ts,
+                          end ? pair_end(o->field) : o->field, &body);
+    dynbuf_free(&body);
+    return e == ST_EFORMAT ? pfcut_fail(c, e, "an ftrace event") : e;
+}
+
 static enum st_err end_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_open *o,
                            int piece, int64_t ts)
 {
+    if (o->print == 2)
+        return pair_packet(c, piece, t, o, ts, 1);
     if (o->print) {
         /* "E|tgid" from the saved "B|tgid|name" */
         uint8_t e[32] = "E";
@@ -130,7 +168,7 @@ static enum st_err end_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_
             n = (size_t)(bar - o->ev);
             memcpy(e + 1, o->ev + 1, n - 1);
         }
-        return print_packet(c, piece, t->st[0].seq, t->tid, ts, e, n);
+        return print_packet(c, piece, t->st[0].seq, o->pseq, t->tid, ts, e, n);
     }
     struct dynbuf *ev = &c->c;
     dynbuf_reset(ev);
@@ -145,8 +183,11 @@ static enum st_err end_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_
 static enum st_err begin_one(struct pfcut *c, struct pfcut_track *t, struct pfcut_open *o,
                              int piece, int64_t ts)
 {
+    if (o->print == 2)
+        return o->ev ? pair_packet(c, piece, t, o, ts, 0) : ST_OK;
     if (o->print)
-        return o->ev ? print_packet(c, piece, t->st[0].seq, t->tid, ts, o->ev, o->n) : ST_OK;
+        return o->ev ? print_packet(c, piece, t->st[0].seq, o->pseq, t->tid, ts, o->ev, o->n)
+                     : ST_OK;
     /* the saved begin without its own times (1, 2, 8, 16, 17, 20), counters
      * (12, 31, 45, 46) and flows (36, 42, 47, 48): they were the original's,
      * at its time */
@@ -221,8 +262,9 @@ static void mark(struct pfcut *c, struct pfcut_track *t, int match, int64_t ts)
     }
 }
 
-static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print, uint64_t uuid,
-                 const uint8_t *p, size_t n)
+/* The entry pushed (NULL: past PFCUT_DEPTH); its begin saved when it fits. */
+static struct pfcut_open *push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print,
+                               uint64_t uuid, const uint8_t *p, size_t n)
 {
     if (t->depth == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 4;
@@ -230,7 +272,7 @@ static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print
         if (!st) {
             c->st.saved_over++;     /* deeper than PFCUT_DEPTH: not followed */
             t->over++;
-            return;
+            return NULL;
         }
         t->st = st;
         t->cap = cap;
@@ -242,16 +284,18 @@ static void push(struct pfcut *c, struct pfcut_track *t, uint32_t seq, int print
     o->ev = NULL;
     o->n = 0;
     o->match = 0;
+    o->pseq = o->field = 0;
     if (c->scanning)
-        return;     /* a scan keeps no begins (pfcut_want's match and time) */
+        return o;   /* a scan keeps no begins (pfcut_want's match and time) */
     if (n > PFCUT_BEGIN_MAX || c->saved + n > PFCUT_SAVED_MAX ||
         !(o->ev = malloc(n ? n : 1))) {
         c->st.saved_over++;
-        return;
+        return o;
     }
     memcpy(o->ev, p, n);
     o->n = n;
     c->saved += n;
+    return o;
 }
 
 /* The slice looked for, found: kept if among the nth earliest. */
@@ -347,7 +391,7 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int *pi
 static enum st_err print_sorted(void *ctx, int64_t ts, const uint8_t *p, size_t n)
 {
     struct pfcut *c = ctx;
-    uint32_t head[2];
+    uint32_t head[3];           /* tid, cpu, the bundle's sequence */
     memcpy(head, p, sizeof(head));
     const uint8_t *buf = p + sizeof(head);
     n -= sizeof(head);
@@ -361,14 +405,42 @@ static enum st_err print_sorted(void *ctx, int64_t ts, const uint8_t *p, size_t 
     /* one at a piece's start: written after what was begun again there
      * (an end: in the piece before, pfcut_track_event) */
     if (!e && !c->scanning && pfcut_at_start(c, ts) && to >= 0)
-        e = print_packet(c, to, t->depth ? t->st[0].seq : head[1], t->tid, ts, buf, n);
+        e = print_packet(c, to, t->depth ? t->st[0].seq : head[1], head[2], t->tid, ts, buf, n);
     if (buf[0] == 'B') {
-        push(c, t, head[1], 1, 0, buf, n);
+        struct pfcut_open *o = push(c, t, head[1], 1, 0, buf, n);
+        if (o)
+            o->pseq = head[2];
         /* "B|tgid|NAME": the name after the second bar */
         const uint8_t *bar = n > 2 ? memchr(buf + 2, '|', n - 2) : NULL;
         size_t off = bar ? (size_t)(bar - buf) + 1 : n;
         mark(c, t, c->find.name && n - off == c->find.len &&
                    !memcmp(buf + off, c->find.name, c->find.len), ts);
+    } else
+        pop(c, t, ts);
+    return e;
+}
+
+enum st_err pfcut_pair(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
+                       uint32_t field, const uint8_t *p, size_t n)
+{
+    /* irq, softirq: a CPU's slices; workqueue: its thread's */
+    uint64_t kind = field == 36 || field == 37 ? 1 : field == 24 || field == 25 ? 2
+                  : field == 57 || field == 58 ? 3 : 0;
+    if (!kind)
+        return ST_OK;
+    int begin = field == 36 || field == 24 || field == 58;
+    uint64_t id = kind == 3 ? tid : cpu;
+    struct pfcut_track *t = pfcut_track(c, KEY_PRINT | KEY_LEGACY | kind << 40 | id);
+    if (!t)
+        return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
+    t->tid = tid;
+    enum st_err e = pfcut_advance(c, t, ts);
+    if (begin) {
+        struct pfcut_open *o = push(c, t, cpu, 2, 0, p, n);
+        if (o) {
+            o->pseq = seq;
+            o->field = field;
+        }
     } else
         pop(c, t, ts);
     return e;
@@ -382,7 +454,7 @@ enum st_err pfcut_slices_init(struct pfcut *c)
 
 /* Threads move between CPUs and Perfetto writes a CPU at a time: a
  * thread's prints come in time order only once sorted. */
-enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
+enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
                         const uint8_t *buf, size_t n)
 {
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == 0))
@@ -391,7 +463,7 @@ enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t tid, int64_t ts,
         return ST_OK;
     if (n > PFCUT_BEGIN_MAX)
         n = PFCUT_BEGIN_MAX;
-    uint32_t head[2] = {tid, cpu};
+    uint32_t head[3] = {tid, cpu, seq};
     enum st_err e = pfsort_push(c->prints, ts, head, sizeof(head), buf, n);
     return e ? pfcut_fail(c, e, "out of memory") : ST_OK;
 }

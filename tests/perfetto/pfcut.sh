@@ -130,6 +130,14 @@ $CHECK clocks.pftrace out.txt >check.txt || { cat check.txt; fail "the clocks sp
 grep -q "k.016.perfetto-trace: ok (sched 0, slices 2 of which 0" check.txt ||
     { cat check.txt; fail "the legacy track events are not in their piece"; }
 
+# a workqueue slice (an interned kernel symbol's name) across a boundary:
+# ended and begun again on its bundle's sequence, so it keeps its name
+encode_trace sched sched.pftrace
+run_st 0 --from-file sched.pftrace --split=1ms -o w.perfetto-trace
+$CHECK sched.pftrace out.txt >check.txt || { cat check.txt; fail "the workqueue slice differs"; }
+grep -q "w.002.perfetto-trace: ok (sched 0, slices 1 " check.txt ||
+    { cat check.txt; fail "the workqueue slice is not begun again"; }
+
 # bad input: one line, exit 1, nothing written, an existing output kept
 echo keep >x.perfetto-trace
 bad() {   # EXPECTED-TEXT ARGS...

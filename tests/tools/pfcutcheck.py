@@ -7,7 +7,7 @@ piece, against the original restricted to [A, B):
   - no error or data-loss stat the original lacks;
   - the same sched rows (ts, cpu, tid), counter values (ts, track, value)
     and logcat lines (ts, message);
-  - every slice (of a thread, or a track event's) overlapping [A, B), once, cut to it: (max(ts, A), end
+  - every slice (of a thread, a CPU's irq, or a track event's) overlapping [A, B), once, cut to it: (max(ts, A), end
     min(end, B), name; one never ended ends at B unless B is past the
     trace's last event); a track event slice begun again at A carries the
     argument debug.cut_start (atrace slices have no arguments);
@@ -36,10 +36,11 @@ Q = {
     'sched': "select ts, cpu, tid from sched join thread using(utid) where tid != 0",
     'slices': "select s.ts, s.dur, s.name, (select count(*) from args a where "
               "a.arg_set_id = s.arg_set_id and a.key = 'debug.cut_start'), "
-              "s.category is not null, coalesce((select p.pid from thread_track tt join thread "
-              "t using(utid) join process p using(upid) where tt.id = s.track_id), (select "
-              "p.pid from process_track pt join process p using(upid) where pt.id = "
-              "s.track_id), '') from slice s where s.track_id in "
+              "ifnull(s.category, '') not in ('', 'workqueue', 'irq', 'softirq'), "
+              "coalesce((select p.pid from thread_track tt join thread t using(utid) "
+              "join process p using(upid) where tt.id = s.track_id), (select p.pid from "
+              "process_track pt join process p using(upid) where pt.id = s.track_id), '') "
+              "from slice s where s.track_id in "
               "(select id from thread_track) or s.category is not null",
     'counters': "select c.ts, t.name, c.value, coalesce((select p.pid from "
                 "process_counter_track pt join process p using(upid) where pt.id = c.track_id), "

@@ -1,8 +1,11 @@
 /*
  * A piece of a Perfetto trace, written as a Perfetto trace (issue 35;
- * docs/pieces.md): init / feed(bytes) / finish, streaming, the packets of
- * the pieces' time ranges handed to one write callback per piece, each
- * piece a trace that Perfetto loads alone.
+ * docs/perfetto.md, "A piece of a Perfetto trace as a Perfetto trace"):
+ * init / feed(bytes) / finish, streaming, the packets of the pieces' time
+ * ranges handed to one write callback per piece, each piece a trace that
+ * Perfetto loads alone.  A scan (no pieces) first finds the trace's extent,
+ * how its bytes spread over time, a slice by name and the processes of
+ * --process.
  *
  * Kept whole in every piece: the packets that later packets need and that
  * have no time of their own worth cutting by (trace config, system info,
@@ -11,19 +14,22 @@
  * state (interned data, defaults, the incremental-state-cleared flag),
  * stripped of its data when that lies outside the piece.  Kept when their
  * time (converted to the trace's clock with pfclk.h) lies in the piece:
- * timestamped packets (track events, frame timeline, stats, samples, GPU),
- * the events of ftrace bundles (compact sched re-encoded with its deltas)
- * and of logcat packets, one by one.  A kept packet on another clock (an
- * incremental one) is written with its time on the trace's clock.
- * Slices that cross a piece's boundary (track events; atrace B/E from
- * ftrace print) are ended at its end and begun again at the next one's
- * start, marked with a "cut" argument, so no end lacks its begin.
+ * timestamped packets (track events, legacy ones by their own time, frame
+ * timeline, stats, samples, GPU), the events of ftrace bundles (compact
+ * sched re-encoded with its deltas) and of logcat packets, one by one.  A
+ * kept packet on another clock (an incremental one) is written with its
+ * time on the trace's clock.  Slices that cross a piece's boundary (track
+ * events; atrace B/E; irq, softirq, workqueue) are ended at its end and
+ * begun again at the next one's start (track events marked cut_start /
+ * cut_end), so no end lacks its begin.
  *
  * Memory: the packet being read (PFTRACE_PACKET_MAX), what compressed
  * packets inflate to, per track the open slices (PFCUT_DEPTH deep, their
- * begins kept up to PFCUT_SAVED_MAX bytes in all), a write buffer per
- * piece.  Limits: a slice begun again after its sequence cleared its
- * state may name itself with the new state's names.
+ * begins kept up to PFCUT_SAVED_MAX bytes in all), a sort window for atrace
+ * prints (4 MB), a write buffer per piece, the scan's histogram (8 MB at
+ * most).  Limits: a slice begun again after its sequence cleared its state
+ * may name itself with the new state's names; GPU counters and power rails
+ * are cut by their packet's time.
  */
 #ifndef SYSTRACE_PFCUT_H
 #define SYSTRACE_PFCUT_H

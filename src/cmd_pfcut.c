@@ -170,18 +170,18 @@ static size_t starts_of(const struct st_options *o, const struct pfcut *scan, in
         st[0] = start;
         return 1;
     }
-    static int64_t all[PFCUT_PIECES_MAX * 4];
-    size_t m = pfcut_bounds(scan, o->piece.split_bytes, all, PFCUT_PIECES_MAX * 4);
-    if (!m)
-        return 0;
+    int64_t *all = calloc(PFCUT_PIECES_MAX * 4, sizeof(*all));
+    size_t m = all ? pfcut_bounds(scan, o->piece.split_bytes, all, PFCUT_PIECES_MAX * 4) : 0;
     st[n++] = start;
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < m && n; i++)
         if (all[i] > start && all[i] < end) {
             if (n == PFCUT_PIECES_MAX)
-                return 0;
-            st[n++] = all[i];
+                n = 0;      /* too many */
+            else
+                st[n++] = all[i];
         }
-    return n;
+    free(all);
+    return m ? n : 0;
 }
 
 /* NAME.perfetto-trace -> NAME.001.perfetto-trace */
@@ -224,6 +224,22 @@ static char *out_name(const struct st_options *o, char *err, size_t errlen)
         return NULL;
     free(nm.taken);
     return nm.path;
+}
+
+/* What the pieces lack, worth a line. */
+static void notes(const struct st_options *o, const struct pfcut *c)
+{
+    const struct pfcut_stats *st = pfcut_stats(c);
+    if (o->quiet)
+        return;
+    if (st->unconverted)
+        fprintf(stderr, "systrace: note: %s: %llu timestamps on a clock no clock snapshot "
+                        "leads from are in no piece (Perfetto cannot place them either)\n",
+                o->from_file, (unsigned long long)st->unconverted);
+    if (st->saved_over)
+        fprintf(stderr, "systrace: note: %s: %llu slices or names past the cutter's bounds "
+                        "(64 open a track, 8 MB of begins) are not begun again in a later "
+                        "piece\n", o->from_file, (unsigned long long)st->saved_over);
 }
 
 static int cut(const struct st_options *o, struct pfcut *scan, const int64_t *st,
@@ -273,6 +289,7 @@ static int cut(const struct st_options *o, struct pfcut *scan, const int64_t *st
                    (unsigned long long)outfile_tell(of[i]));
         fflush(stdout);
     }
+    notes(o, c);
     rc = EXIT_OK;
 done:
     pfcut_free(c);

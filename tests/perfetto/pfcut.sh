@@ -126,6 +126,7 @@ run_st 0 --from-file clocks.pftrace --time-range=ts:1.45..1.79 -o k.perfetto-tra
 $CHECK clocks.pftrace out.txt >check.txt || { cat check.txt; fail "the clocks case differs"; }
 cat check.txt
 run_st 0 --from-file clocks.pftrace --split=100ms -o k.perfetto-trace
+assert_contains err.txt "note: clocks.pftrace: 1 timestamps on a clock no clock snapshot leads from are in no piece"
 $CHECK clocks.pftrace out.txt >check.txt || { cat check.txt; fail "the clocks split differs"; }
 grep -q "k.016.perfetto-trace: ok (sched 0, slices 2 of which 0" check.txt ||
     { cat check.txt; fail "the legacy track events are not in their piece"; }

@@ -33,6 +33,13 @@ static void ignored(const char *what, const char *mode)
  * converting a file onto itself is refused.  An exit code, or -1. */
 static int check_modes(const struct st_options *o)
 {
+    if (o->pf_out && !o->from_file) {
+        fprintf(stderr, "systrace: --output-format=perfetto (or -o NAME.perfetto-trace) cuts a "
+                        "Perfetto trace given with --from-file; a live --perfetto capture keeps "
+                        "the device's whole trace as OUT.perfetto-trace beside the page (cut it "
+                        "afterwards with --from-file OUT.perfetto-trace --time-range=...)\n");
+        return EXIT_USAGE;
+    }
     if (o->from_file && !o->method_profile && !o->call_graph && !o->method_json) {
         if (o->output && strcmp(o->from_file, "-") &&
             plat_same_file(o->from_file, o->output)) {

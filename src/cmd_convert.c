@@ -185,7 +185,9 @@ static int convert(const struct st_options *o, struct tracewriter *w, const char
 
 int cmd_from_file(const struct st_options *o)
 {
-    if (piece_active(&o->piece) && !o->pf_out)
+    if (o->pf_out)
+        return cmd_pf_cut(o);          /* a Perfetto trace out (issue 35) */
+    if (piece_active(&o->piece))
         return piece_from_file(o);     /* a piece (issue 35) */
     struct viewer v = {0};
     struct outname name;

@@ -9,6 +9,9 @@
 
 /* --from-file: convert a saved trace. */
 int cmd_from_file(const struct st_options *o);
+/* --from-file with a Perfetto trace as the output: a piece, or pieces
+ * (cmd_pfcut.c). */
+int cmd_pf_cut(const struct st_options *o);
 /* --rows: many traces' metrics as rows (cmd_rows.c). */
 int cmd_rows(const struct st_options *o);
 

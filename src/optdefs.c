@@ -147,7 +147,10 @@ const struct optdef st_optdefs[] = {
      "NAME.pftrace)",
      "The Perfetto output keeps the packets of the piece and re-emits what they need "
      "(interned data, track and process descriptors, clock snapshots, process trees), so "
-     "Perfetto loads each piece alone."},
+     "Perfetto loads each piece alone; slices crossing a boundary are ended and begun "
+     "again there (marked cut_start/cut_end). The input must be a Perfetto trace file; "
+     "--process-and-deps is not yet supported with it, nor a live capture (a --perfetto "
+     "capture keeps the device's whole trace beside the page)."},
     {NULL, 'J', "N", 'J', SEC_GENERAL, 0,
      "--rows: convert N traces at once (default: one per CPU)", NULL},
     {"from-file", 0, "FILE", OPT_FROM_FILE, SEC_GENERAL, 0,

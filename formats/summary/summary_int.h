@@ -334,10 +334,22 @@ void sum_frame_pcts(const struct summary *s, int64_t pid, int kind, struct summa
 enum st_err sum_collect_slices(struct summary *s);
 /* every thread's stacks and histograms and the table (reset, free) */
 void sum_slices_reset(struct summary *s);
-/* summary_launch.c: an atrace marker (B, E, S, F) seen on thread t (tid),
- * and a thread's scheduling state changed at ts */
-void sum_launch_mark(struct summary *s, uint32_t tid, const struct tev_mark *m, uint64_t ts);
-void sum_launch_state(struct summary *s, struct sum_thread *t, int st, uint64_t ts);
+/* summary_launch.c: an atrace marker (B, E on thread t; S, F, I with t
+ * NULL), and a thread's scheduling state changed at ts */
+void sum_launch_mark(struct summary *s, struct sum_thread *t, const struct tev_mark *m,
+                     uint64_t ts);
+/* the main thread's time in its state so far, to its launch (the part
+ * of sum_launch_state that most switches, of no main thread in a
+ * launch, skip without a call) */
+void sum_launch_state_in(struct summary *s, struct sum_thread *t, uint64_t ts);
+static inline void sum_launch_state(struct summary *s, struct sum_thread *t, int st,
+                                    uint64_t ts)
+{
+    if (s->nlaunch && t->tgid == (int64_t)t->tid && (t->lchk != s->lgen || t->lnch))
+        sum_launch_state_in(s, t, ts);
+    t->st = (uint8_t)st;
+    t->st_since = ts;
+}
 /* TS_* of a sched_switch's prev_state */
 int sum_prev_state(const char *args, size_t n);
 

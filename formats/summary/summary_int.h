@@ -273,18 +273,22 @@ static inline unsigned sum_name_slot(const char *p, size_t n)
              : 0;
 }
 
-/* a[0, n) == b[0, n): two overlapping 8-byte compares for most event
- * names (8 to 16 characters), no call */
-static inline int sum_same_name(const char *a, const char *b, size_t n)
+static inline int sum_same8(const char *a, const char *b)
 {
-    if (n < 8 || n > 16)
-        return !memcmp(a, b, n);
-    uint64_t x, y, u, v;
+    uint64_t x, y;
     memcpy(&x, a, 8);
     memcpy(&y, b, 8);
-    memcpy(&u, a + n - 8, 8);
-    memcpy(&v, b + n - 8, 8);
-    return x == y && u == v;
+    return x == y;
+}
+
+/* a[0, n) == b[0, n): overlapping 8-byte compares for event names of 8
+ * to 32 characters (tracing_mark_write is 18), no call */
+static inline int sum_same_name(const char *a, const char *b, size_t n)
+{
+    if (n < 8 || n > 32)
+        return !memcmp(a, b, n);
+    return sum_same8(a, b) && sum_same8(a + n - 8, b + n - 8) &&
+           (n <= 16 || (sum_same8(a + 8, b + 8) && sum_same8(a + n - 16, b + n - 16)));
 }
 
 static inline struct sum_evname *sum_count_name(struct summary *s, const char *p, size_t n)

@@ -196,7 +196,7 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     if (m.phase == 'C')
         sum_vsync_flip(s, m.name, m.name_len, l->ts_ns);
     if (m.phase == 'S' || m.phase == 'F' || m.phase == 'I')
-        sum_launch_mark(s, l->tid, &m, l->ts_ns);
+        sum_launch_mark(s, NULL, &m, l->ts_ns);
     if (m.phase != 'B' && m.phase != 'E')
         return;
     struct sum_thread *t = sum_thread(s, l->tid);
@@ -210,12 +210,12 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     }
     if (m.phase == 'E') {
         slice_end(s, t, l->ts_ns);
-        sum_launch_mark(s, l->tid, &m, l->ts_ns);
+        sum_launch_mark(s, t, &m, l->ts_ns);
         return;
     }
     if (m.tgid > 0)
         t->tgid = m.tgid;
-    sum_launch_mark(s, l->tid, &m, l->ts_ns);
+    sum_launch_mark(s, t, &m, l->ts_ns);
     slice_begin(s, t, &m, l);
 }
 

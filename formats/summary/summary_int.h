@@ -273,18 +273,22 @@ static inline unsigned sum_name_slot(const char *p, size_t n)
              : 0;
 }
 
-/* a[0, n) == b[0, n): two overlapping 8-byte compares for most event
- * names (8 to 16 characters), no call */
-static inline int sum_same_name(const char *a, const char *b, size_t n)
+static inline int sum_same8(const char *a, const char *b)
 {
-    if (n < 8 || n > 16)
-        return !memcmp(a, b, n);
-    uint64_t x, y, u, v;
+    uint64_t x, y;
     memcpy(&x, a, 8);
     memcpy(&y, b, 8);
-    memcpy(&u, a + n - 8, 8);
-    memcpy(&v, b + n - 8, 8);
-    return x == y && u == v;
+    return x == y;
+}
+
+/* a[0, n) == b[0, n): overlapping 8-byte compares for event names of 8
+ * to 32 characters (tracing_mark_write is 18), no call */
+static inline int sum_same_name(const char *a, const char *b, size_t n)
+{
+    if (n < 8 || n > 32)
+        return !memcmp(a, b, n);
+    return sum_same8(a, b) && sum_same8(a + n - 8, b + n - 8) &&
+           (n <= 16 || (sum_same8(a + 8, b + 8) && sum_same8(a + n - 16, b + n - 16)));
 }
 
 static inline struct sum_evname *sum_count_name(struct summary *s, const char *p, size_t n)
@@ -334,10 +338,22 @@ void sum_frame_pcts(const struct summary *s, int64_t pid, int kind, struct summa
 enum st_err sum_collect_slices(struct summary *s);
 /* every thread's stacks and histograms and the table (reset, free) */
 void sum_slices_reset(struct summary *s);
-/* summary_launch.c: an atrace marker (B, E, S, F) seen on thread t (tid),
- * and a thread's scheduling state changed at ts */
-void sum_launch_mark(struct summary *s, uint32_t tid, const struct tev_mark *m, uint64_t ts);
-void sum_launch_state(struct summary *s, struct sum_thread *t, int st, uint64_t ts);
+/* summary_launch.c: an atrace marker (B, E on thread t; S, F, I with t
+ * NULL), and a thread's scheduling state changed at ts */
+void sum_launch_mark(struct summary *s, struct sum_thread *t, const struct tev_mark *m,
+                     uint64_t ts);
+/* the main thread's time in its state so far, to its launch (the part
+ * of sum_launch_state that most switches, of no main thread in a
+ * launch, skip without a call) */
+void sum_launch_state_in(struct summary *s, struct sum_thread *t, uint64_t ts);
+static inline void sum_launch_state(struct summary *s, struct sum_thread *t, int st,
+                                    uint64_t ts)
+{
+    if (s->nlaunch && t->tgid == (int64_t)t->tid && (t->lchk != s->lgen || t->lnch))
+        sum_launch_state_in(s, t, ts);
+    t->st = (uint8_t)st;
+    t->st_since = ts;
+}
 /* TS_* of a sched_switch's prev_state */
 int sum_prev_state(const char *args, size_t n);
 

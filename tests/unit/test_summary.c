@@ -436,6 +436,47 @@ static void test_empty(void **st)
     summary_free(NULL);
 }
 
+/* Event names of 8 to 31 characters are compared a word at a time: two
+ * names of each length that differ in one byte only (and so share the
+ * hash's slot: the same length, first, middle and last byte), at each
+ * position, are still counted apart. */
+static void test_long_names(void **st)
+{
+    (void)st;
+    char name[32], text_[512];
+    for (size_t n = 8; n < 32; n++) {
+        for (size_t at = 1; at + 1 < n; at++) {
+            if (at == n / 2)
+                continue;
+            struct summary *s = summary_new();
+            assert_non_null(s);
+            summary_begin_part(s, "systemTraceEvents");
+            size_t len = 0;
+            for (int i = 0; i < 3; i++) {
+                memset(name, 'a', n);
+                name[n] = '\0';
+                if (i == 1)
+                    name[at] = 'b';     /* one of the second kind between two */
+                len += (size_t)snprintf(text_ + len, sizeof(text_) - len,
+                                        "  x-1 ( 1) [000] d..2 1.00000%d: %s: a=1\n", i, name);
+            }
+            /* in one write, with blank lines after them: the fast reader's */
+            memset(text_ + len, '\n', 8);
+            summary_feed(s, text_, len + 8);
+            summary_end_part(s);
+            assert_int_equal(summary_finish(s), ST_OK);
+            assert_int_equal(summary_event_names(s), 2);
+            uint64_t c0 = 0, c1 = 0;
+            summary_event_name(s, 0, &c0);
+            summary_event_name(s, 1, &c1);
+            if (!((c0 == 2 && c1 == 1) || (c0 == 1 && c1 == 2)))
+                fail_msg("names of %zu bytes differing at %zu: counted %llu and %llu", n, at,
+                         (unsigned long long)c0, (unsigned long long)c1);
+            summary_free(s);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,7 +484,7 @@ int main(void)
         cmocka_unit_test(test_whole),          cmocka_unit_test(test_bytewise),
         cmocka_unit_test(test_categories),     cmocka_unit_test(test_no_markers),
         cmocka_unit_test(test_cut_and_restart), cmocka_unit_test(test_empty),
-        cmocka_unit_test(test_fast_agrees),
+        cmocka_unit_test(test_fast_agrees),    cmocka_unit_test(test_long_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

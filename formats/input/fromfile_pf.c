@@ -122,17 +122,16 @@ static enum st_err text_begin(struct ff *f)
     return astage_write(f->pf_stage, header, sizeof(header) - 1);
 }
 
-/* The writer's tees hear facts on this thread, and the stage's thread
- * feeds them the text: a fact waits until the stage has handed on all
- * it holds (a few at a time, so that the stage seldom waits).  The
- * stage's writer is the reader's formatting thread: it is drained first,
- * and then writes nothing until the next feed. */
+/* The writer's tees hear facts on the thread that makes them, and the
+ * stage's thread feeds them the text: a fact waits until the stage has
+ * handed on all it holds (a few at a time, so that the stage seldom
+ * waits).  Frame facts come from the reader's formatting thread (the
+ * trace events are converted there), which is also the stage's writer;
+ * the last ones are told after the reader's finish has stopped it. */
 static void facts_flush(struct ff *f)
 {
-    if (f->pf_stage) {      /* their errors come back at the finish */
-        pftrace_drain(f->pf);
+    if (f->pf_stage)        /* its errors come back at the finish */
         astage_drain(f->pf_stage);
-    }
     for (size_t i = 0; i < f->pf_nfacts; i++)
         tw_fact(f->w, &f->pf_facts[i]);
     f->pf_nfacts = 0;

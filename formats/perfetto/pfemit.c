@@ -376,6 +376,15 @@ static enum st_err cwaking(struct pftrace *t, int64_t ts, const struct pfrec *r,
     return e ? body_error(t, e, "sched_waking", ts) : end(t);
 }
 
+/* A packet for the trace events (pfstage_push_tev), on this thread. */
+static enum st_err tev_packet(struct pftrace *t, const uint8_t *p, size_t n)
+{
+    struct pftev_pkt k;
+    memcpy(&k, p, sizeof(k));
+    enum st_err e = pftev_packet(t->tev, &k, p + sizeof(k), n - sizeof(k));
+    return e ? pf_efail(t, e, "writing the trace events: %s", st_strerror(e)) : ST_OK;
+}
+
 enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n)
 {
     struct pftrace *t = ctx;
@@ -393,6 +402,8 @@ enum st_err pf_emit(void *ctx, int64_t ts, const uint8_t *p, size_t n)
         return cswitch(t, ts, &r, p, n);
     case PFR_CWAKING:
         return cwaking(t, ts, &r, p, n);
+    case PFR_TEV:
+        return tev_packet(t, p, n);
     }
     return ST_OK;
 }

@@ -458,8 +458,8 @@ static enum st_err events(struct pftrace *t, const struct pf_pkt *k, const uint8
 {
     struct pftev_pkt tk = {.ts = k->ts, .flags = k->flags, .cleared = k->cleared,
                            .seq = (uint32_t)k->seq};
-    enum st_err e = pftev_packet(t->tev, &tk, p, n);
-    return e ? pf_fail(t, e, "writing the trace events: %s", st_strerror(e)) : ST_OK;
+    enum st_err e = pfstage_push_tev(t, &tk, p, n);
+    return e ? stage_fail(t, e) : ST_OK;
 }
 
 /* ---- framing ------------------------------------------------------------ */
@@ -604,11 +604,6 @@ enum st_err pftrace_set_samples(struct pftrace *t, st_write_fn frames, st_write_
 const struct pftev *pftrace_events(const struct pftrace *t)
 {
     return t->tev;
-}
-
-enum st_err pftrace_drain(struct pftrace *t)
-{
-    return pfstage_drain(t);
 }
 
 enum st_err pftrace_feed(struct pftrace *t, const void *p, size_t n)

@@ -56,11 +56,6 @@ struct pftrace *pftrace_new(void);
 /* The lines are formatted on a thread of the reader's own: free it while
  * its output (pftrace_set_output) can still be written to. */
 void pftrace_free(struct pftrace *t);
-/* Wait until that thread has formatted all it was handed (the lines it
- * holds back for its output stay held): until the next feed, nothing
- * writes to the output, so the caller may act on what is behind it.  Its
- * first error, if any (the feed or the finish also says it). */
-enum st_err pftrace_drain(struct pftrace *t);
 
 /* Pass 1 (optional): process trees, new tasks and renames only. */
 enum st_err pftrace_scan_feed(struct pftrace *t, const void *p, size_t n);
@@ -74,7 +69,9 @@ void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx);
 void pftrace_set_live(struct pftrace *t);
 /* Packets of other data (track events, descriptors: pftev.h) as
  * trace-event JSON objects to write, beside the lines; without this
- * they are only counted. */
+ * they are only counted.  They are converted on the formatting thread:
+ * `write` (and the samples' and frame listener below) is called there,
+ * never after pftrace_finish has returned. */
 enum st_err pftrace_set_events(struct pftrace *t, st_write_fn write, void *ctx);
 /* ... and their CPU samples (after pftrace_set_events: pftev_set_samples). */
 enum st_err pftrace_set_samples(struct pftrace *t, st_write_fn frames, st_write_fn samples,

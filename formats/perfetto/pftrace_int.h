@@ -22,8 +22,10 @@
 #define PF_LINE_MAX ((size_t)1 << 20)
 #define PF_OUT_CHUNK ((size_t)256 << 10)
 
-/* What the sort holds: a header, then the event's message or a comm. */
-enum pf_kind { PFR_EVENT = 1, PFR_CSWITCH, PFR_CWAKING, PFR_TREE };
+/* What the sort holds: a header, then the event's message or a comm.
+ * PFR_TEV goes to the formatting thread unsorted: a struct pftev_pkt,
+ * then a packet for the trace events (pftev.h). */
+enum pf_kind { PFR_EVENT = 1, PFR_CSWITCH, PFR_CWAKING, PFR_TREE, PFR_TEV };
 struct pfrec {
     uint8_t kind;
     uint32_t cpu;
@@ -105,6 +107,9 @@ void pf_uname(struct pftrace *t, const uint8_t *p, size_t n);
  * sort's emit function; drain before changing what pf_emit reads. */
 struct astage;
 enum st_err pfstage_push(void *ctx, int64_t ts, const uint8_t *p, size_t n);
+/* A packet for the trace events, converted on that thread too. */
+enum st_err pfstage_push_tev(struct pftrace *t, const struct pftev_pkt *k, const uint8_t *p,
+                             size_t n);
 enum st_err pfstage_drain(struct pftrace *t);
 enum st_err pfstage_finish(struct pftrace *t);
 void pfstage_free(struct pftrace *t);

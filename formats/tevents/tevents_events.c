@@ -32,7 +32,7 @@ void tev_free_async(void *v)
 
 /* ---- threads and processes -------------------------------------------- */
 
-static struct tev_thread *thread(struct tevents *t, uint32_t tid)
+static struct tev_thread *thread_slow(struct tevents *t, uint32_t tid)
 {
     struct tev_thread *th = tmap_get(&t->threads, &tid, sizeof(tid));
     if (th)
@@ -49,6 +49,17 @@ static struct tev_thread *thread(struct tevents *t, uint32_t tid)
         free(th);
         return NULL;
     }
+    return th;
+}
+
+static struct tev_thread *thread(struct tevents *t, uint32_t tid)
+{
+    struct tev_thread **c = &t->thcache[tid & (TEV_THCACHE - 1)];
+    if (*c && (*c)->tid == tid)
+        return *c;
+    struct tev_thread *th = thread_slow(t, tid);
+    if (th)
+        *c = th;
     return th;
 }
 

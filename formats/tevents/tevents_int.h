@@ -107,6 +107,8 @@ struct tev_side {
     uint64_t bytes;
 };
 
+#define TEV_THCACHE 256   /* a power of two */
+
 struct tevents {
     struct text_sink out;
     struct outfile *own;    /* tevents_open_file: the file, freed with us */
@@ -122,6 +124,9 @@ struct tevents {
     struct tevents_stats part_st;
     int part_body;          /* a line other than a '#' comment was seen */
     struct tev_map threads, procs, pdump, async;
+    /* the threads last looked up, by tid's low bits: a line looks its
+     * task up three or four times (kept until the end, as in threads) */
+    struct tev_thread *thcache[TEV_THCACHE];
     struct tev_cpu *cpus;
     size_t ncpus;
     int cpu_used;           /* the CPU pseudo process has events */

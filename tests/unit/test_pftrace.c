@@ -13,6 +13,7 @@
 #include "formats/perfetto/pfnames.h"
 #include "formats/perfetto/pfsort.h"
 #include "formats/perfetto/pftrace.h"
+#include "lib/plat.h"   /* pthread_self: the events' writer's thread */
 
 /* FtraceEvent { timestamp, pid, print { buf } } */
 static void print_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const char *buf)
@@ -566,6 +567,75 @@ static void test_ksym_sequences(void **state)
     dynbuf_free(&out);
 }
 
+/* The trace events are written where the lines are formatted, off the
+ * thread that feeds the trace (a third of that thread's time on a mixed
+ * trace), and a failing write still stops the conversion in its words. */
+struct tev_out {
+    struct dynbuf json;
+    pthread_t feeder;
+    int on_feeder, writes;
+    enum st_err fail;
+};
+
+static enum st_err tev_write(void *ctx, const void *p, size_t n)
+{
+    struct tev_out *o = ctx;
+    o->writes++;
+    o->on_feeder |= pthread_equal(pthread_self(), o->feeder) != 0;
+    return o->fail ? o->fail : dynbuf_add(&o->json, p, n);
+}
+
+/* two_cpus' lines and a ThreadDescriptor (pid 10, tid 10, "main"). */
+static enum st_err tev_convert(struct tev_out *o, struct dynbuf *lines, char *detail,
+                               size_t dn)
+{
+    struct dynbuf in, td;
+    dynbuf_init(&in, 1 << 20);
+    dynbuf_init(&td, 4096);
+    two_cpus(&in);
+    pbw_uint(&td, 1, 10);
+    pbw_uint(&td, 2, 10);
+    pbw_str(&td, 5, "main");
+    packet(&in, 44, &td);
+    struct pftrace *t = pftrace_new();
+    assert_non_null(t);
+    pftrace_set_output(t, collect, lines);
+    assert_int_equal(pftrace_set_events(t, tev_write, o), ST_OK);
+    o->feeder = pthread_self();
+    enum st_err e = pftrace_feed(t, in.data, in.len);
+    if (!e)
+        e = pftrace_finish(t);
+    snprintf(detail, dn, "%s", pftrace_detail(t));
+    pftrace_free(t);
+    dynbuf_free(&in);
+    dynbuf_free(&td);
+    return e;
+}
+
+static void test_events_off_feeder(void **state)
+{
+    (void)state;
+    struct tev_out o = {0};
+    struct dynbuf lines;
+    dynbuf_init(&o.json, 1 << 20);
+    dynbuf_init(&lines, 1 << 20);
+    char detail[320];
+    assert_int_equal(tev_convert(&o, &lines, detail, sizeof(detail)), ST_OK);
+    assert_non_null(strstr(o.json.data ? o.json.data : "", "\"thread_name\""));
+    assert_non_null(strstr(lines.data, "B|20|early"));
+    assert_true(o.writes > 0);
+    assert_int_equal(o.on_feeder, 0);
+
+    struct tev_out bad = {.fail = ST_EIO};
+    dynbuf_init(&bad.json, 1 << 20);
+    dynbuf_reset(&lines);
+    assert_int_equal(tev_convert(&bad, &lines, detail, sizeof(detail)), ST_EIO);
+    assert_string_equal(detail, "writing the trace events: input/output error");
+    dynbuf_free(&o.json);
+    dynbuf_free(&bad.json);
+    dynbuf_free(&lines);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -583,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_big_packet_counted_once),
         cmocka_unit_test(test_ksym_sequences),
         cmocka_unit_test(test_line_too_long),
+        cmocka_unit_test(test_events_off_feeder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

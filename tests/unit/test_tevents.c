@@ -605,6 +605,37 @@ static void event_run(void **st)
             }
 }
 
+/* Threads whose tids share the lookup cache's slot (TEV_THCACHE apart)
+ * keep their own names and slices, lines of one between the other's. */
+static void thread_cache_collisions(void **st)
+{
+    (void)st;
+    const char *parts[] = {
+        "systemTraceEvents",
+        HDR
+        "   one-100  ( 100) [000] ...1 1.000001: tracing_mark_write: B|100|a\n"
+        "   two-356  ( 356) [001] ...1 1.000002: tracing_mark_write: B|356|b\n"
+        "   three-612  ( 612) [001] ...1 1.000003: tracing_mark_write: B|612|c\n"
+        "   one-100  ( 100) [000] ...1 1.000004: tracing_mark_write: E|100\n"
+        "   two-356  ( 356) [001] ...1 1.000006: tracing_mark_write: E|356\n"
+        "   three-612  ( 612) [001] ...1 1.000009: tracing_mark_write: E|612\n",
+        NULL,
+    };
+    const char *want[] = {
+        "{\"name\":\"a\",\"ph\":\"X\",\"cat\":\"atrace\",\"ts\":1000001,\"dur\":3,"
+        "\"pid\":100,\"tid\":100}",
+        "{\"name\":\"b\",\"ph\":\"X\",\"cat\":\"atrace\",\"ts\":1000002,\"dur\":4,"
+        "\"pid\":356,\"tid\":356}",
+        "{\"name\":\"c\",\"ph\":\"X\",\"cat\":\"atrace\",\"ts\":1000003,\"dur\":6,"
+        "\"pid\":612,\"tid\":612}",
+        "\"pid\":100,\"tid\":100,\"args\":{\"name\":\"one\"}}",
+        "\"pid\":356,\"tid\":356,\"args\":{\"name\":\"two\"}}",
+        "\"pid\":612,\"tid\":612,\"args\":{\"name\":\"three\"}}",
+        NULL,
+    };
+    expect_lines(parts, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +651,7 @@ int main(void)
         cmocka_unit_test(open_bound),
         cmocka_unit_test(empty),
         cmocka_unit_test(event_run),
+        cmocka_unit_test(thread_cache_collisions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

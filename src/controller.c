@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adb/adb.h"
 #include "agents/agent.h"
 #include "lib/plat.h"
 #include "lib/signals.h"
@@ -50,14 +51,23 @@ static void tracing_done(struct ctl *r)
     r->tracing = 0;
 }
 
+/* The device is reset with its cancel fd set aside: a Ctrl-C counted
+ * before its byte reached the pipe (several devices: the main thread
+ * forwards it) cancelled the reset itself and left a device tracing.
+ * The device's timeouts bound the reset; a third Ctrl-C exits at once
+ * from the signal handler. */
 static void cleanup(struct ctl *r)
 {
     say_abandon(&r->c->ui);
     tracing_done(r);
     drain(r->c->cancel_fd);
+    if (r->c->dev)
+        adb_device_set_cancel_fd(r->c->dev, -1);
     for (int i = r->started - 1; i >= 0; i--)
         if (r->ops[i]->cleanup)
             r->ops[i]->cleanup(r->st[i]);
+    if (r->c->dev)
+        adb_device_set_cancel_fd(r->c->dev, r->c->cancel_fd);
     r->started = 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/plat.h"
 #include "pcut_int.h"
 
 struct pcut *pcut_new(const struct piece_window *w, st_write_fn out, void *out_ctx)

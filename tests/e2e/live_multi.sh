@@ -14,7 +14,9 @@ page_ok() {   # FILE WHAT
 }
 all_stopped() {   # WHAT
     for s in "$T"/sim*/state; do
-        [ "$(sim_state tracing_on "$s")" = 0 ] || fail "$1: a device is still tracing ($s)"
+        [ "$(sim_state tracing_on "$s")" = 0 ] ||
+            { cat out.txt err.txt "${s%/state}/out" 2>/dev/null | tail -40
+              fail "$1: a device is still tracing ($s)"; }
     done
 }
 

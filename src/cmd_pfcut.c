@@ -128,6 +128,10 @@ static int range_of(const struct st_options *o, const struct pfcut *scan, int64_
         }
         *start = sat_add(b, -ps->margin_ns);
         *end = sat_add(sat_add(e, ps->margin_ns), 1);
+    } else if (ps->range != PIECE_ALL && ps->end_ns <= ps->start_ns) {
+        fprintf(stderr, "systrace: --time-range: the range is empty (its end is not after "
+                        "its start)\n");
+        return -1;
     } else if (ps->range == PIECE_REL) {
         *start = sat_add(sp->first, ps->start_ns);
         if (ps->end_ns != INT64_MAX)

@@ -120,9 +120,9 @@ const struct optdef st_optdefs[] = {
      "Works for every input of --from-file and for live captures. A slice open at the "
      "start begins there again, named \"NAME (cut)\"; one open at the end ends there; "
      "process and thread names, the clock sync and the counters' last values before the "
-     "range are kept, so the piece opens alone. An empty range is a bad command line "
-     "(exit 2); one outside the trace, a slice not found or a piece without events is an "
-     "error (exit 1, the trace's span said) and writes nothing (docs/pieces.md)."},
+     "range are kept, so the piece opens alone. An empty range, one outside the trace, a "
+     "slice not found or a piece without events is an error (exit 1, the trace's span "
+     "said) and writes nothing (docs/pieces.md)."},
     {"process", 0, "LIST", OPT_PROCESS, SEC_GENERAL, 0,
      "keep only these processes (names or pids, comma-separated) and their threads; other "
      "processes' CPU time stays on the CPU tracks as \"other\"",

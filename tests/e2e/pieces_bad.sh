@@ -1,4 +1,4 @@
-# Pieces (issue 35) of bad requests: a range outside the trace, an unknown
+# Pieces (issue 35) of bad requests: an empty range, one outside the trace, an unknown
 # process or pid, a slice that is not there (or not that often), a piece
 # without events: one line saying what (the trace's span, the busiest
 # processes), exit 1, no output file and no temporary file left; --split
@@ -17,6 +17,8 @@ refused() {     # EXPECTED-LINE ARGS...
 refused "systrace: --time-range: the range is outside the trace; the trace spans 0.0..9.992 s (ts:1000.000000..1009.992118)" \
     --time-range=20..30
 refused "the range is outside the trace" --time-range=ts:900..1000
+refused "systrace: --time-range: the range is empty; the trace spans" --time-range=5..5
+refused "the range is empty" --time-range=ts:1005..1004
 refused "systrace: --process: no process named nosuch in the trace; the busiest: example.app (pid 100)," \
     --process=nosuch
 refused "no process with pid 4242 in the trace" --process=4242

@@ -590,6 +590,13 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     if (o->output && (ends_with(o->output, ".perfetto-trace") ||
                       ends_with(o->output, ".pftrace")))
         o->pf_out = 1;
+    if (!o->from_file && (o->piece.range == PIECE_REL || o->piece.range == PIECE_TS) &&
+        o->piece.end_ns <= o->piece.start_ns) {
+        /* a capture would trace for nothing; --from-file says it with the span */
+        snprintf(err, errlen, "--time-range: the range is empty (its end is not after its "
+                 "start)");
+        return 2;
+    }
     if (o->all_devices && o->nserials) {
         snprintf(err, errlen, "--all-devices and -e exclude each other");
         return 2;

@@ -59,4 +59,9 @@ for line in open(sys.argv[1]):
     print('%s: the classic viewer: %d slices, %d CPU slices' % (c['file'], c['slices'],
                                                                c['cpuSlices']))
 PY
+# an empty range is refused before the device is touched (it would trace
+# for nothing)
+run_st 2 -t 3 --time-range=2..1 -o empty.html -e "$SIM_SERIAL" sched
+assert_contains err.txt "the range is empty"
+[ ! -e empty.html ] || fail "an empty range wrote a page"
 echo ok

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,20 +189,23 @@ static size_t starts_of(const struct st_options *o, const struct pfcut *scan, in
     return m ? n : 0;
 }
 
-/* NAME.perfetto-trace -> NAME.001.perfetto-trace */
-static char *piece_name(const char *out, size_t i, size_t n)
+/* One piece: NAME itself; several: NAME.001.perfetto-trace ..., one
+ * already there left alone for the first free name (said). */
+static char *piece_name(const struct st_options *o, const char *out, size_t i, size_t n)
 {
     if (n == 1)
         return strdup(out);
-    const char *ext = strrchr(out, '.');
-    const char *slash = strrchr(out, '/');
-    if (!ext || (slash && ext < slash))
-        ext = out + strlen(out);
-    size_t len = strlen(out) + 16;
-    char *p = malloc(len);
-    if (p)
-        snprintf(p, len, "%.*s.%03zu%s", (int)(ext - out), out, i + 1, ext);
-    return p;
+    struct outname nm;
+    char err[PATH_MAX + 100];
+    if (outname_piece(out, (unsigned)i + 1, &nm, err, sizeof(err))) {
+        fprintf(stderr, "systrace: %s\n", err);
+        return NULL;
+    }
+    if (nm.taken && !o->quiet)
+        fprintf(stderr, "systrace: note: %s already exists and was left alone; that piece "
+                        "goes to %s\n", nm.taken, nm.path);
+    free(nm.taken);
+    return nm.path;
 }
 
 static enum st_err write_out(void *ctx, const void *p, size_t n)
@@ -261,9 +265,10 @@ static int cut(const struct st_options *o, struct pfcut *scan, const int64_t *st
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        names[i] = piece_name(out, i, n);
-        if (!names[i] || outfile_open(names[i], &of[i])) {
-            fprintf(stderr, "systrace: %s: cannot write: %s\n", names[i] ? names[i] : out,
+        if (!(names[i] = piece_name(o, out, i, n)))
+            goto done;          /* said */
+        if (outfile_open(names[i], &of[i])) {
+            fprintf(stderr, "systrace: %s: cannot write: %s\n", names[i],
                     of[i] ? outfile_errtext(of[i]) : "out of memory");
             goto done;
         }

@@ -83,6 +83,22 @@ oom:
     return -1;
 }
 
+int outname_piece(const char *out, unsigned k, struct outname *n, char *err, size_t errlen)
+{
+    const char *slash = plat_last_sep(out), *dot = strrchr(out, '.');
+    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : out))
+        dot = out + strlen(out);
+    size_t len = strlen(out) + 16;
+    char *def = malloc(len);
+    n->path = n->taken = NULL;
+    if (!def) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(def, len, "%.*s.%03u%s", (int)(dot - out), out, k, dot);
+    return outname_free_of(def, dot, n, err, errlen);
+}
+
 void outname_free(struct outname *n)
 {
     free(n->path);

@@ -28,6 +28,10 @@ int outname_pick(const struct st_options *o, struct outname *n, char *err, size_
 /* The first free one of DEF, DEF-1EXT, DEF-2EXT, ... (DEF ends in EXT;
  * DEF is malloc'd and taken over, also on failure). */
 int outname_free_of(char *def, const char *ext, struct outname *n, char *err, size_t errlen);
+/* A piece of a split: NAME.EXT -> NAME.007.EXT (NAME.007 without an
+ * extension), or, when that file is there already, the first free
+ * NAME.007-1.EXT ... (taken: the one left alone). */
+int outname_piece(const char *out, unsigned k, struct outname *n, char *err, size_t errlen);
 void outname_free(struct outname *n);
 
 /* 1 when --from-file names standard input ("-"). */

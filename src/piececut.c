@@ -226,15 +226,6 @@ done:
     return rc;
 }
 
-/* NAME.html -> NAME.007.html (NAME.007 without an extension). */
-static void piece_name(const char *out, int k, char *buf, size_t len)
-{
-    const char *slash = plat_last_sep(out), *dot = strrchr(out, '.');
-    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : out))
-        dot = out + strlen(out);
-    snprintf(buf, len, "%.*s.%03d%s", (int)(dot - out), out, k, dot);
-}
-
 /* The pieces' bounds within the window: n + 1 times. */
 static size_t split_bounds(const struct run *r, int64_t *at, size_t max)
 {
@@ -278,11 +269,11 @@ static void report_piece(const struct run *r, const char *path, int64_t lo, int6
 
 /* Pieces first..first+n-1 of the windows at[] in one read; the numbers of
  * those written (with events) go to done[] (*k of them so far). */
-static int fan_pass(struct run *r, const char *out, const int64_t *at, size_t first,
-                    size_t n, size_t *done, size_t *k)
+static int fan_pass(struct run *r, const struct outname *names, const int64_t *at,
+                    size_t first, size_t n, size_t *done, size_t *k)
 {
     struct piece_out p[PIECEFAN_MAX];
-    char path[PATH_MAX];
+    const char *path;
     struct ff_result res;
     int rc = EXIT_OK;
     memset(p, 0, sizeof(p));
@@ -290,7 +281,7 @@ static int fan_pass(struct run *r, const char *out, const int64_t *at, size_t fi
         p[i].win = r->win;
         p[i].win.lo = at[first + i];
         p[i].win.hi = at[first + i + 1];
-        piece_name(out, (int)(first + i + 1), path, sizeof(path));
+        path = names[first + i].path;
         enum st_err e = tw_open(path, r->o->json ? TW_JSON : TW_HTML, &r->v, &p[i].w);
         if (e) {
             fprintf(stderr, "systrace: %s: cannot write: %s\n", path,
@@ -300,7 +291,7 @@ static int fan_pass(struct run *r, const char *out, const int64_t *at, size_t fi
     }
     enum st_err e = rc ? ST_OK : piecefan_run(r->tmp, p, n, &res);
     for (size_t i = 0; i < n && !rc; i++) {
-        piece_name(out, (int)(first + i + 1), path, sizeof(path));
+        path = names[first + i].path;
         if (tw_error(p[i].w)) {
             fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(p[i].w));
             rc = EXIT_ERROR;
@@ -314,7 +305,7 @@ static int fan_pass(struct run *r, const char *out, const int64_t *at, size_t fi
     for (size_t i = 0; i < n && !rc; i++) {
         if (!p[i].kept)
             continue;           /* a window without events: no piece */
-        piece_name(out, (int)(first + i + 1), path, sizeof(path));
+        path = names[first + i].path;
         if (tw_commit(p[i].w)) {
             fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(p[i].w));
             rc = EXIT_ERROR;
@@ -327,6 +318,24 @@ static int fan_pass(struct run *r, const char *out, const int64_t *at, size_t fi
     return rc;
 }
 
+/* The pieces' names, NAME.001.html ...: one already there is left alone
+ * and the piece takes the first free NAME.001-1.html (said). */
+static int piece_names(const struct run *r, const char *out, struct outname *names,
+                       size_t n)
+{
+    char err[PATH_MAX + 100];
+    for (size_t i = 0; i < n; i++) {
+        if (outname_piece(out, (unsigned)i + 1, &names[i], err, sizeof(err))) {
+            fprintf(stderr, "systrace: %s\n", err);
+            return -1;
+        }
+        if (names[i].taken && !r->o->quiet)
+            fprintf(stderr, "systrace: note: %s already exists and was left alone; that "
+                            "piece goes to %s\n", names[i].taken, names[i].path);
+    }
+    return 0;
+}
+
 /* The pieces, PIECEFAN_MAX per read of the whole result, each renamed
  * into place when complete; if one fails, those written go again. */
 static int pieces(struct run *r, const char *out)
@@ -334,29 +343,31 @@ static int pieces(struct run *r, const char *out)
     int64_t at[PIECES_MAX + 1];
     size_t done[PIECES_MAX], k = 0;
     size_t n = split_bounds(r, at, PIECES_MAX + 1) - 1;
-    char path[PATH_MAX];
-    int rc = EXIT_OK;
+    struct outname *names = calloc(n, sizeof(*names));
+    int rc = !names || piece_names(r, out, names, n) ? EXIT_ERROR : EXIT_OK;
+    if (!names)
+        fprintf(stderr, "systrace: out of memory\n");
     for (size_t i = 0; i < n && !rc; i += PIECEFAN_MAX)
-        rc = fan_pass(r, out, at, i, n - i < PIECEFAN_MAX ? n - i : PIECEFAN_MAX, done, &k);
+        rc = fan_pass(r, names, at, i, n - i < PIECEFAN_MAX ? n - i : PIECEFAN_MAX, done, &k);
     if (rc || !k) {             /* nothing half-written */
-        for (size_t i = 0; i < k; i++) {
-            piece_name(out, (int)done[i] + 1, path, sizeof(path));
-            plat_unlink(path);
-        }
+        for (size_t i = 0; i < k; i++)
+            plat_unlink(names[done[i]].path);
         if (!rc)
             no_events(r, input_name(r->o));
-        return EXIT_ERROR;
+        rc = EXIT_ERROR;
+    } else {
+        if (!r->o->quiet)
+            printf("\n");
+        for (size_t i = 0; i < k; i++)
+            report_piece(r, names[done[i]].path, at[done[i]], at[done[i] + 1]);
+        if (!r->o->quiet)
+            printf("\n");
+        fflush(stdout);
     }
-    if (!r->o->quiet)
-        printf("\n");
-    for (size_t i = 0; i < k; i++) {
-        piece_name(out, (int)done[i] + 1, path, sizeof(path));
-        report_piece(r, path, at[done[i]], at[done[i] + 1]);
-    }
-    if (!r->o->quiet)
-        printf("\n");
-    fflush(stdout);
-    return EXIT_OK;
+    for (size_t i = 0; names && i < n; i++)
+        outname_free(&names[i]);
+    free(names);
+    return rc;
 }
 
 static int split_refused(const struct st_options *o)

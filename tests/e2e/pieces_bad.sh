@@ -35,4 +35,11 @@ assert_contains err.txt "--split writes several files; standard output (-o -) ta
 # -j alike
 run_st 1 --from-file g.txt -j -o out.json --process=nosuch
 [ ! -e out.json ] || fail "out.json written"
+# a piece's name already taken: that file is left alone, the piece goes
+# to the first free name, and the note says so
+echo mine >sp.002.html
+run_st 0 --from-file g.txt --split=4s -o sp.html
+[ "$(cat sp.002.html)" = mine ] || fail "--split overwrote sp.002.html"
+[ -s sp.002-1.html ] && [ -s sp.001.html ] || fail "--split: pieces missing: $(ls sp.*)"
+assert_contains err.txt "sp.002.html already exists and was left alone; that piece goes to sp.002-1.html"
 echo ok

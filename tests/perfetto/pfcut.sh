@@ -66,6 +66,14 @@ run_st 0 --from-file cut.pftrace --split=500ms -o s.perfetto-trace
 assert_eq "pieces" 4 "$(grep -c 'Wrote Perfetto trace: s.00[1-4].perfetto-trace' out.txt)"
 $CHECK cut.pftrace out.txt >check.txt || { cat check.txt; fail "a piece of the split differs"; }
 cat check.txt
+# a piece's name already taken is left alone (the piece: the next free name)
+echo mine >s.002.perfetto-trace
+run_st 0 --from-file cut.pftrace --split=500ms -o s.perfetto-trace
+[ "$(cat s.002.perfetto-trace)" = mine ] || fail "--split overwrote s.002.perfetto-trace"
+[ -s s.002-1.perfetto-trace ] || fail "--split: the second piece is missing"
+assert_contains err.txt "s.002.perfetto-trace already exists and was left alone"
+rm -f s.002.perfetto-trace s.002-1.perfetto-trace
+
 # split by size: every piece at most the size
 run_st 0 --from-file cut.pftrace --split=16kb -o z.perfetto-trace
 $CHECK cut.pftrace out.txt >check.txt || { cat check.txt; fail "a piece of the size split differs"; }

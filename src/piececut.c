@@ -33,7 +33,16 @@ struct run {
     struct pscan *scan;
     struct viewer v;
     struct piece_window win;
+    int out_failed;             /* an output could not be written (not the cut) */
 };
+
+/* An output that cannot be written: said, and remembered, so that a live
+ * capture is not kept for a reader that went away. */
+static void out_error(struct run *r, const char *path, const char *why)
+{
+    fprintf(stderr, "systrace: %s: cannot write: %s\n", path, why);
+    r->out_failed = 1;
+}
 
 static const char *input_name(const struct st_options *o)
 {
@@ -165,7 +174,7 @@ static int cut_into(struct run *r, const struct piece_window *win, struct tracew
     pcut_free(c);
     if (e && e != ST_ETRUNCATED) {
         if (tw_error(w))
-            fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
+            out_error(r, out, tw_errtext(w));
         else
             fprintf(stderr, "systrace: %s: %s\n", r->tmp,
                     res.detail[0] ? res.detail : st_strerror(e));
@@ -197,8 +206,7 @@ static int one_piece(struct run *r, const char *out)
     int rc = EXIT_ERROR;
     enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &r->v, &w);
     if (e) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", out,
-                w ? tw_errtext(w) : st_strerror(e));
+        out_error(r, out, w ? tw_errtext(w) : st_strerror(e));
         goto done;
     }
     if (open_trace_events(o, w, &te) ||
@@ -211,7 +219,7 @@ static int one_piece(struct run *r, const char *out)
         goto done;
     }
     if (tw_commit(w)) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", out, tw_errtext(w));
+        out_error(r, out, tw_errtext(w));
         goto done;
     }
     report_splits(o, w);
@@ -284,8 +292,7 @@ static int fan_pass(struct run *r, const struct outname *names, const int64_t *a
         path = names[first + i].path;
         enum st_err e = tw_open(path, r->o->json ? TW_JSON : TW_HTML, &r->v, &p[i].w);
         if (e) {
-            fprintf(stderr, "systrace: %s: cannot write: %s\n", path,
-                    p[i].w ? tw_errtext(p[i].w) : st_strerror(e));
+            out_error(r, path, p[i].w ? tw_errtext(p[i].w) : st_strerror(e));
             rc = EXIT_ERROR;
         }
     }
@@ -293,7 +300,7 @@ static int fan_pass(struct run *r, const struct outname *names, const int64_t *a
     for (size_t i = 0; i < n && !rc; i++) {
         path = names[first + i].path;
         if (tw_error(p[i].w)) {
-            fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(p[i].w));
+            out_error(r, path, tw_errtext(p[i].w));
             rc = EXIT_ERROR;
         }
     }
@@ -307,7 +314,7 @@ static int fan_pass(struct run *r, const struct outname *names, const int64_t *a
             continue;           /* a window without events: no piece */
         path = names[first + i].path;
         if (tw_commit(p[i].w)) {
-            fprintf(stderr, "systrace: %s: cannot write: %s\n", path, tw_errtext(p[i].w));
+            out_error(r, path, tw_errtext(p[i].w));
             rc = EXIT_ERROR;
         } else {
             done[(*k)++] = first + i;
@@ -435,7 +442,8 @@ done:
     return rc;
 }
 
-int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out)
+int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out,
+                    int *out_failed)
 {
     struct run r = {.o = o};
     int rc = EXIT_ERROR;
@@ -447,6 +455,7 @@ int piece_of_result(const struct st_options *o, const char *tmp_json, const char
     if (!(rc = scan_file(&r, tmp_json)))
         rc = write_pieces(&r, out);
 done:
+    *out_failed = r.out_failed;
     run_free(&r);
     return rc;
 }

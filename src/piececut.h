@@ -22,6 +22,8 @@ int piece_from_file(const struct st_options *o);
 /* A capture's result written whole at tmp_json (TW_JSON) becomes the
  * piece at out (HTML or JSON as o asks), with the tees o asks for;
  * prints its errors; an exit code. */
-int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out);
+/* out_failed: set when the failure was writing an output, not the cut. */
+int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out,
+                    int *out_failed);
 
 #endif

@@ -41,6 +41,12 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
  * cut at the end (piececut.h); the tees hang on the piece's writer. */
 static int open_piece(const struct st_options *o, struct result *r)
 {
+    char why[512];
+    /* where the piece goes is checked before tracing, as for a whole page */
+    if (outfile_check(r->out, 0, why, sizeof(why))) {
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, why);
+        return EXIT_ERROR;
+    }
     size_t n = strlen(plat_tmpdir()) + 32;
     r->piece_tmp = malloc(n);
     if (!r->piece_tmp) {
@@ -117,8 +123,11 @@ static int commit_piece(const struct st_options *o, struct result *r)
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->piece_tmp, tw_errtext(r->w));
         return EXIT_ERROR;
     }
-    int rc = piece_of_result(o, r->piece_tmp, r->out);
-    if (rc) {
+    int out_failed = 0;
+    int rc = piece_of_result(o, r->piece_tmp, r->out, &out_failed);
+    /* kept unless standard output failed: a reader that went away (head -c1)
+     * asked for no file, as without a piece */
+    if (rc && !(out_failed && !strcmp(r->out, "-"))) {
         tmpfiles_forget(r->piece_tmp);
         fprintf(stderr, "systrace: the whole capture is kept in %s (--from-file converts it)\n",
                 r->piece_tmp);

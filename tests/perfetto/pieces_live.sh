@@ -64,4 +64,16 @@ PY
 run_st 2 -t 3 --time-range=2..1 -o empty.html -e "$SIM_SERIAL" sched
 assert_contains err.txt "the range is empty"
 [ ! -e empty.html ] || fail "an empty range wrote a page"
+# where the piece goes is checked before tracing: a directory is refused
+# with the device untouched
+mkdir -p adir
+starts=$(sim_state starts)
+run_st 1 -t 1 --time-range=0..0.5 -o adir -e "$SIM_SERIAL" sched
+assert_contains err.txt "adir: cannot write: is a directory"
+[ "$(sim_state starts)" = "$starts" ] || fail "-o a directory: the device was started"
+# a reader of -o - that went away: nothing kept in TMPDIR (the piece was
+# for that reader), the device not tracing
+"$SYSTRACE" -t 1 --time-range=0..0.5 -o - -e "$SIM_SERIAL" sched 2>err.txt | head -c1 >/dev/null
+[ -z "$(ls -A "$TMPDIR")" ] || { cat err.txt; fail "head -c1: left in TMPDIR: $(ls -A "$TMPDIR")"; }
+[ "$(sim_state tracing_on)" = 0 ] || fail "head -c1: still tracing"
 echo ok

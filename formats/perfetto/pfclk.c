@@ -238,3 +238,24 @@ int pfclk_convert(struct pfclk *c, uint32_t seq, uint64_t id, uint64_t ts, int64
     }
     return path_convert(c, key, ns, out);
 }
+
+int pfclk_packet_defaults(const uint8_t *p, size_t n, uint32_t *clock, uint64_t *track)
+{
+    struct pb_iter it, in;
+    struct pb_field f, g;
+    int has_track = 0;
+    pb_iter_init(&it, p, n);
+    while (pb_next(&it, &f) == 1) {
+        if (f.num == 58 && f.wire == PB_VARINT)
+            *clock = (uint32_t)f.v;
+        if (f.num != 11 || f.wire != PB_LEN)
+            continue;
+        pb_iter_init(&in, f.p, f.len);
+        while (pb_next(&in, &g) == 1)
+            if (g.num == 11 && g.wire == PB_VARINT) {
+                *track = g.v;
+                has_track = 1;
+            }
+    }
+    return has_track;
+}

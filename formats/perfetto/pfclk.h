@@ -61,4 +61,9 @@ void pfclk_snapshot(struct pfclk *c, uint32_t seq, const uint8_t *p, size_t n);
  * -1 when no snapshots lead from that clock to the trace's. */
 int pfclk_convert(struct pfclk *c, uint32_t seq, uint64_t id, uint64_t ts, int64_t *out);
 
+/* A sequence's TracePacketDefaults (p, n): timestamp_clock_id (58) into
+ * *clock and track_event_defaults (11).track_uuid (11) into *track, each
+ * left as it is when absent; 1 when a track uuid was given. */
+int pfclk_packet_defaults(const uint8_t *p, size_t n, uint32_t *clock, uint64_t *track);
+
 #endif

@@ -173,19 +173,7 @@ static enum st_err compressed(struct pfcut *c, const uint8_t *p, size_t n, int d
 
 static void defaults(struct pfcut_seq *s, const uint8_t *p, size_t n)
 {
-    struct pb_iter it, in;
-    struct pb_field f, g;
-    pb_iter_init(&it, p, n);
-    while (pb_next(&it, &f) == 1) {
-        if (f.num == 58 && f.wire == PB_VARINT)
-            s->def_clock = (uint32_t)f.v;
-        if (f.num != 11 || f.wire != PB_LEN)
-            continue;
-        pb_iter_init(&in, f.p, f.len);
-        while (pb_next(&in, &g) == 1)
-            if (g.num == 11 && g.wire == PB_VARINT)
-                s->def_track = g.v;
-    }
+    pfclk_packet_defaults(p, n, &s->def_clock, &s->def_track);
 }
 
 static enum st_err read_packet(struct pfcut *c, const uint8_t *p, size_t n, struct pkt *k,

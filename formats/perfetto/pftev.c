@@ -227,21 +227,8 @@ static enum st_err interned(struct pftev *v, struct pftev_seq *s, const uint8_t 
  * track_event_defaults (11).track_uuid (11). */
 static void defaults(struct pftev_seq *s, const uint8_t *p, size_t n)
 {
-    struct pb_iter it, in;
-    struct pb_field f, g;
-    pb_iter_init(&it, p, n);
-    while (pb_next(&it, &f) == 1) {
-        if (f.num == 58 && f.wire == PB_VARINT)
-            s->def_clock = (uint32_t)f.v;
-        if (f.num != 11 || f.wire != PB_LEN)
-            continue;
-        pb_iter_init(&in, f.p, f.len);
-        while (pb_next(&in, &g) == 1)
-            if (g.num == 11 && g.wire == PB_VARINT) {
-                s->def_track = g.v;
-                s->has_def = 1;
-            }
-    }
+    if (pfclk_packet_defaults(p, n, &s->def_clock, &s->def_track))
+        s->has_def = 1;
 }
 
 /* ---- packets ------------------------------------------------------------ */

@@ -129,3 +129,23 @@ int pb_id_name(const uint8_t *p, size_t n, uint64_t *id, const uint8_t **name, s
     }
     return r ? -1 : 0;
 }
+
+int pb_cols_next(struct pb_cols *c, uint64_t *v)
+{
+    int first = -2;
+    for (int i = 0; i < c->n; i++) {
+        int r = 0;
+        v[i] = 0;
+        if (c->present & (1 << i))
+            r = pb_packed_next(&c->c[i], &v[i]);
+        else if (i == c->n - 1 && first == 1)
+            r = 1;
+        if (r < 0)
+            return -1;
+        if (first == -2)
+            first = r;
+        else if (r != first)
+            return -1;
+    }
+    return first;
+}

@@ -65,6 +65,17 @@ static inline void pb_packed_init(struct pb_packed *pk, const struct pb_field *f
 }
 int pb_packed_next(struct pb_packed *pk, uint64_t *v);
 
+/* Up to 6 packed arrays read in step, a row at a time (Perfetto's compact
+ * sched): bit i of present says array i was in the message.  An absent
+ * last array reads as 0s (a field older producers leave out); any other
+ * absent one ends the rows.  1: a row in v; 0: all ended together; -1: a
+ * bad varint or arrays of different lengths. */
+struct pb_cols {
+    struct pb_packed c[6];
+    int n, present;
+};
+int pb_cols_next(struct pb_cols *c, uint64_t *v);
+
 /* Fixed-width little-endian values of PB_I64 / PB_I32 fields, as the
  * scalar types the schema gives them. */
 double pb_double(uint64_t v);

@@ -23,33 +23,8 @@
  * target_cpu, prio, comm, flags (absent in older traces) */
 static const uint8_t sw_num[5] = {1, 2, 3, 4, 6}, wk_num[6] = {7, 8, 9, 10, 11, 12};
 
-struct cols {
-    struct pb_packed c[6];
-    int n, present;
-};
-
-static int cols_next(struct cols *c, uint64_t *v)
-{
-    int first = -2;
-    for (int i = 0; i < c->n; i++) {
-        int r = 0;
-        v[i] = 0;
-        if (c->present & (1 << i))
-            r = pb_packed_next(&c->c[i], &v[i]);
-        else if (i == c->n - 1 && first == 1)
-            r = 1;
-        if (r < 0)
-            return -1;
-        if (first == -2)
-            first = r;
-        else if (r != first)
-            return -1;
-    }
-    return first;
-}
-
 struct compact {
-    struct cols s, w;
+    struct pb_cols s, w;
     size_t nint;                /* intern table entries */
 };
 
@@ -129,7 +104,7 @@ static enum st_err switches(struct pfcut *c, const uint8_t *p, size_t n, struct 
     int64_t last = 0;
     struct pfcut_cpu prev = *cpu;
     int r;
-    while (!e && (r = cols_next(&k.s, v)) == 1) {
+    while (!e && (r = pb_cols_next(&k.s, v)) == 1) {
         ts += v[0];
         if (v[4] >= k.nint)
             return pfcut_fail(c, ST_EFORMAT, "a compact sched intern index past its table");
@@ -165,7 +140,7 @@ static enum st_err wakings(struct pfcut *c, struct compact *k, int j, size_t *ke
     uint64_t v[6], ts = 0, last = 0;
     int r;
     enum st_err e = ST_OK;
-    while (!e && (r = cols_next(&k->w, v)) == 1) {
+    while (!e && (r = pb_cols_next(&k->w, v)) == 1) {
         ts += v[0];
         if (pfcut_piece_of(c, (int64_t)ts, NULL) != j)
             continue;
@@ -275,15 +250,15 @@ static enum st_err compact_times(struct pfcut *c, const uint8_t *p, size_t n, st
     if (!e && c->scanning) {    /* the bytes shared out over the rows */
         struct compact all = k;
         for (int g = 0; g < 2; g++)
-            while (cols_next(g ? &all.w : &all.s, v) == 1)
+            while (pb_cols_next(g ? &all.w : &all.s, v) == 1)
                 rows++;
         each = rows ? n / rows + 1 : 0;
     }
     for (int g = 0; g < 2 && !e; g++) {
-        struct cols *col = g ? &k.w : &k.s;
+        struct pb_cols *col = g ? &k.w : &k.s;
         uint64_t ts = 0;
         int r;
-        while ((r = cols_next(col, v)) == 1) {
+        while ((r = pb_cols_next(col, v)) == 1) {
             ts += v[0];
             if (c->scanning) {
                 pfcut_seen(c, (int64_t)ts, each);

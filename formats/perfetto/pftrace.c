@@ -128,32 +128,6 @@ static enum st_err event(struct pftrace *t, uint32_t cpu, const uint8_t *p, size
     return push(t, (int64_t)ts, &r, msg, len);
 }
 
-/* Packed arrays of one compact sched kind, read in step. */
-struct pf_cols {
-    struct pb_packed c[6];
-    int n, present;
-};
-
-static int cols_next(struct pf_cols *c, uint64_t *v)
-{
-    int first = -2;
-    for (int i = 0; i < c->n; i++) {
-        int r = 0;
-        v[i] = 0;
-        if (c->present & (1 << i))
-            r = pb_packed_next(&c->c[i], &v[i]);
-        else if (i == c->n - 1 && first == 1)
-            r = 1;      /* common_flags may be absent */
-        if (r < 0)
-            return -1;
-        if (first == -2)
-            first = r;
-        else if (r != first)
-            return -1;  /* arrays of different lengths */
-    }
-    return first;
-}
-
 static enum st_err comm_of(struct pftrace *t, uint64_t idx, const uint8_t **p, size_t *n)
 {
     if (idx >= t->icap || !t->istr[idx]) {
@@ -167,11 +141,11 @@ static enum st_err comm_of(struct pftrace *t, uint64_t idx, const uint8_t **p, s
     return ST_OK;
 }
 
-static enum st_err switches(struct pftrace *t, uint32_t cpu, struct pf_cols *c)
+static enum st_err switches(struct pftrace *t, uint32_t cpu, struct pb_cols *c)
 {
     uint64_t v[6], ts = 0;
     int r;
-    while ((r = cols_next(c, v)) == 1) {
+    while ((r = pb_cols_next(c, v)) == 1) {
         const uint8_t *comm = NULL;
         size_t cn = 0;
         ts += v[0];
@@ -184,11 +158,11 @@ static enum st_err switches(struct pftrace *t, uint32_t cpu, struct pf_cols *c)
     return r ? malformed(t, "compact sched switch arrays") : ST_OK;
 }
 
-static enum st_err wakings(struct pftrace *t, uint32_t cpu, struct pf_cols *c)
+static enum st_err wakings(struct pftrace *t, uint32_t cpu, struct pb_cols *c)
 {
     uint64_t v[6], ts = 0;
     int r;
-    while ((r = cols_next(c, v)) == 1) {
+    while ((r = pb_cols_next(c, v)) == 1) {
         const uint8_t *comm = NULL;
         size_t cn = 0;
         ts += v[0];
@@ -229,7 +203,7 @@ static enum st_err compact(struct pftrace *t, uint32_t cpu, const uint8_t *p, si
     /* switch: ts, prev_state, next_pid, next_prio, comm; waking: ts, pid,
      * target_cpu, prio, comm, flags */
     static const uint8_t sw[] = {1, 2, 3, 4, 6}, wk[] = {7, 8, 9, 10, 11, 12};
-    struct pf_cols s = {.n = 5}, w = {.n = 6};
+    struct pb_cols s = {.n = 5}, w = {.n = 6};
     size_t ni = 0;
     int k;
     enum st_err e = ST_OK;

@@ -22,6 +22,7 @@
 #include "lib/tmpfiles.h"
 #include "outname.h"
 #include "piecefan.h"
+#include "piecepass.h"
 #include "sumreport.h"
 
 #define PIECES_MAX 999
@@ -186,13 +187,8 @@ static int cut_into(struct run *r, const struct piece_window *win, struct tracew
 static void no_events(const struct run *r, const char *what)
 {
     int64_t first, last;
-    char a[32], b[32];
     pscan_span(r->scan, &first, &last);
-    pline_fmt_secs(a, sizeof(a), r->win.lo > first ? r->win.lo - first : 0);
-    pline_fmt_secs(b, sizeof(b), (r->win.hi < last ? r->win.hi : last) - first);
-    fprintf(stderr, "systrace: %s: the piece holds no events (%s..%s s from the trace's "
-                    "start%s)\n", what, a, b, r->o->piece.nprocs ? ", of the chosen processes"
-                                                                   : "");
+    piece_no_events(r->o, what, r->win.lo, r->win.hi, first, last);
 }
 
 /* One piece into out, with the tees of o. */
@@ -258,21 +254,11 @@ static size_t split_bounds(const struct run *r, int64_t *at, size_t max)
     return n;
 }
 
-/* "Wrote trace HTML file: LINK (1.000..2.000 s, ts:1001.000000..1002.000000)" */
 static void report_piece(const struct run *r, const char *path, int64_t lo, int64_t hi)
 {
-    char link[PATH_MAX + 16], a[32], b[32], ta[32], tb[32];
     int64_t first, last;
-    if (r->o->quiet)
-        return;
     pscan_span(r->scan, &first, &last);
-    browser_file_link(path, link, sizeof(link));
-    pline_fmt_secs(a, sizeof(a), lo - first);
-    pline_fmt_secs(b, sizeof(b), hi - first);
-    pline_fmt_secs(ta, sizeof(ta), lo);
-    pline_fmt_secs(tb, sizeof(tb), hi);
-    printf("Wrote trace %s file: %s (%s..%s s, ts:%s..%s)\n", r->o->json ? "JSON" : "HTML",
-           link, a, b, ta, tb);
+    piece_report(r->o, path, lo, hi, first);
 }
 
 /* Pieces first..first+n-1 of the windows at[] in one read; the numbers of
@@ -428,6 +414,8 @@ int piece_from_file(const struct st_options *o)
      * result and the unfinished pieces (tmpfiles.h) */
     sig_install();
     sig_exit_first();
+    if (piecepass_fits(o) && (rc = piecepass_run(o, &r.v, name.path)) != -1)
+        goto done;
     if ((rc = whole(&r, &partial)))
         goto done;
     rc = write_pieces(&r, name.path);

@@ -132,6 +132,8 @@ static enum st_err decide(struct ff *f, int at_eof)
     f->res->kind = k;
     f->decided = 1;
     const struct ff_reader *r = NULL;
+    if (f->text_only && k != FF_ATRACE && k != FF_TEXT && k != FF_ZLIB)
+        return ff_not_text(f);
     switch (k) {
     case FF_ATRACE:
     case FF_TEXT:
@@ -328,6 +330,7 @@ enum st_err fromfile_convert_flags(const char *path, struct tracewriter *w, int 
     struct ff f;
     enum st_err e = ff_init(&f, path, w, res);
     f.no_cut = !!(flags & FF_NO_CUT);
+    f.text_only = !!(flags & FF_TEXT_ONLY);
     if (e)
         return e;
     struct ff_input in = {.f = &f, .input = input};

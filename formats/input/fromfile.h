@@ -49,6 +49,7 @@ struct ff_result {
     uint64_t bytes_in;      /* file bytes read */
     uint64_t text_bytes;    /* trace text written */
     uint64_t cut_lines;     /* lines cut to LCUT_MAX (linecut.h) */
+    int not_text;           /* refused by FF_TEXT_ONLY */
     char detail[320];       /* what is wrong, without the file name */
     char note[1024];        /* worth saying though converted (may be "") */
 };
@@ -62,6 +63,11 @@ enum st_err fromfile_convert(const char *path, struct tracewriter *w,
  * systrace's own result, cut already; a filter in the writer, which a
  * cut's rewrite of the output would not see, may then listen). */
 #define FF_NO_CUT 2
+/* FF_TEXT_ONLY: only ftrace text (atrace output, zlib, plain text) is
+ * read; any other kind is refused before anything is written
+ * (ST_EUNSUPPORTED, res.not_text set), for a caller that can only cut
+ * text in one pass and reads other kinds another way. */
+#define FF_TEXT_ONLY 4
 enum st_err fromfile_convert_flags(const char *path, struct tracewriter *w, int flags,
                                    struct ff_result *res);
 

@@ -47,6 +47,7 @@ struct ff {
     struct tracewriter *w;
     struct ff_result *res;
     int no_cut;                 /* FF_NO_CUT */
+    int text_only;              /* FF_TEXT_ONLY */
     struct text_sink ts;        /* the writer's current part */
     struct tguard *guard;       /* in front of ts */
     struct text_sink gts;       /* the guard, as a sink */
@@ -102,6 +103,8 @@ struct ff {
     struct ff_spool pfev[FF_SPOOLS];
 };
 
+/* FF_TEXT_ONLY's refusal of another kind (fromfile_parts.c). */
+enum st_err ff_not_text(struct ff *f);
 /* The ftrace chain: decoder -> thread -> flags -> repair -> guard -> part. */
 enum st_err ff_chain_new(struct ff *f, int text);
 /* Data for the chain; an error on its thread may come back here. */

@@ -17,6 +17,13 @@
 static const struct repair_opts file_repair = {.circular = 1, .add_header = 1};
 static const struct repair_opts no_cut_repair = {.add_header = 1};
 
+enum st_err ff_not_text(struct ff *f)
+{
+    f->res->not_text = 1;
+    snprintf(f->res->detail, sizeof(f->res->detail), "not ftrace text");
+    return ST_EUNSUPPORTED;
+}
+
 enum st_err ff_chain_new(struct ff *f, int text)
 {
     static const struct fnorm_opts auto_flags = {.flags = FNORM_AUTO};

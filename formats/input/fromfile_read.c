@@ -196,6 +196,8 @@ static enum st_err dispatch(struct ff_input *in, const char *path, int fd)
     if (plat_fstat(fd, &st) == 0 && st.kind == PLAT_FILE) {
         ssize_t n = plat_pread(fd, head, sizeof(head), 0);
         if (n > 0 && mtrace_detect(head, (size_t)n)) {
+            if (in->f->text_only)
+                return ff_not_text(in->f);
             in->method = 1;
             return method_trace(in->f, path);
         }
@@ -205,6 +207,8 @@ static enum st_err dispatch(struct ff_input *in, const char *path, int fd)
     if (n < 0)
         return read_error(in->f, errno);
     if (n > 0 && mtrace_detect(head, (size_t)n)) {
+        if (in->f->text_only)
+            return ff_not_text(in->f);
         in->method = 1;
         return method_from_pipe(in->f, fd, head, (size_t)n);
     }

@@ -18,7 +18,7 @@ struct pcut *pcut_new(const struct piece_window *w, st_write_fn out, void *out_c
     c->out_ctx = out_ctx;
     dynbuf_init(&c->tmp, PLINE_MAX + PJSON_ELEM_MAX);
     plines_init(&c->lines);
-    pstack_init(&c->open, CUT_KEYS_MAX);
+    pstack_init(&c->open_slices, CUT_KEYS_MAX);
     smap_init(&c->counters, CUT_COUNTERS_MAX);
     smap_init(&c->async, CUT_COUNTERS_MAX);
     pcutj_begin(c);
@@ -31,10 +31,12 @@ void pcut_free(struct pcut *c)
         return;
     dynbuf_free(&c->tmp);
     plines_free(&c->lines);
-    pstack_free(&c->open);
+    pstack_free(&c->open_slices);
     smap_free(&c->counters);
     smap_free(&c->async);
     pcutj_free(c);
+    if (c->stream)
+        c->stream_free(c);
     free(c);
 }
 
@@ -43,9 +45,33 @@ uint64_t pcut_kept(const struct pcut *c)
     return c->kept;
 }
 
+/* Kept input lines next to each other in the caller's chunk go on as one
+ * write (a write per line costs the writer more than the line). */
+enum st_err pcut_flush(struct pcut *c)
+{
+    size_t n = c->run_len;
+    c->run_len = 0;
+    return n ? c->out(c->out_ctx, c->run, n) : ST_OK;
+}
+
 static enum st_err put(struct pcut *c, const void *p, size_t n)
 {
-    return n ? c->out(c->out_ctx, p, n) : ST_OK;
+    enum st_err e = pcut_flush(c);
+    return e || !n ? e : c->out(c->out_ctx, p, n);
+}
+
+enum st_err pcut_put_line(struct pcut *c, const char *p, size_t n)
+{
+    if (p < c->chunk_lo || p + n > c->chunk_hi)
+        return put(c, p, n);    /* a line assembled across chunks */
+    if (c->run_len && c->run + c->run_len == p) {
+        c->run_len += n;
+        return ST_OK;
+    }
+    enum st_err e = pcut_flush(c);
+    c->run = p;
+    c->run_len = n;
+    return e;
 }
 
 /* ---- lines made from stored ones ------------------------------------ */
@@ -78,7 +104,7 @@ static enum st_err retimed(struct pcut *c, const char *p, size_t n, int64_t ts, 
 }
 
 /* The window begins: what was open or set before it, again at lo. */
-static enum st_err at_lo(struct pcut *c)
+enum st_err pcut_at_lo(struct pcut *c)
 {
     int64_t lo = c->w->lo, key;
     size_t i = 0, kn, vn, at, n;
@@ -90,33 +116,45 @@ static enum st_err at_lo(struct pcut *c)
     while (!e && smap_next(&c->async, &i, &k, &kn, &v, &vn))
         e = retimed(c, v, vn, lo, 0, "");
     i = 0;
-    while (!e && pstack_next(&c->open, &i, &key))
-        for (at = 0; !e && (r = pstack_walk(&c->open, key, &at, &n));)
+    while (!e && pstack_next(&c->open_slices, &i, &key))
+        for (at = 0; !e && (r = pstack_walk(&c->open_slices, key, &at, &n));)
             e = retimed(c, r, n, lo, 0, CUT_SUFFIX);
-    smap_free(&c->counters);
+    if (!c->stream)
+        smap_free(&c->counters);    /* no longer needed: the window writes its own */
     return e;
 }
 
-/* The window ends: what is open ends at hi. */
-static enum st_err at_hi(struct pcut *c)
+/* An E line for the open slice r, at hi. */
+static enum st_err end_line(struct pcut *c, const char *r, size_t n, int64_t hi)
+{
+    struct pline l;
+    struct pmark m;
+    char tail[64];
+    if (pline_parse(r, n, &l) || pmark_parse(l.body, l.body_len, &m))
+        return ST_OK;
+    snprintf(tail, sizeof(tail), "E|%lld", (long long)m.pid);
+    return retimed(c, r, n, hi, l.body_off, tail);
+}
+
+/* The window ends: what is open ends at hi (and in one pass stays open
+ * for the next piece). */
+enum st_err pcut_at_hi(struct pcut *c)
 {
     int64_t hi = c->w->hi, key;
-    size_t i = 0, kn, vn, n;
+    size_t i = 0, kn, vn, n, at;
     const char *k, *v, *r;
     enum st_err e = ST_OK;
-    char tail[64];
-    while (!e && pstack_next(&c->open, &i, &key))
-        while (!e && (r = pstack_top(&c->open, key, &n))) {
-            struct pline l;
-            struct pmark m;
-            if (pline_parse(r, n, &l) || pmark_parse(l.body, l.body_len, &m)) {
-                pstack_pop(&c->open, key);
-                continue;
-            }
-            snprintf(tail, sizeof(tail), "E|%lld", (long long)m.pid);
-            e = retimed(c, r, n, hi, l.body_off, tail);
-            pstack_pop(&c->open, key);
+    while (!e && pstack_next(&c->open_slices, &i, &key)) {
+        if (c->stream) {
+            for (at = 0; !e && (r = pstack_walk(&c->open_slices, key, &at, &n));)
+                e = end_line(c, r, n, hi);
+            continue;
         }
+        while (!e && (r = pstack_top(&c->open_slices, key, &n))) {
+            e = end_line(c, r, n, hi);
+            pstack_pop(&c->open_slices, key);
+        }
+    }
     i = 0;
     struct dynbuf f;
     dynbuf_init(&f, PLINE_MAX);
@@ -133,7 +171,8 @@ static enum st_err at_hi(struct pcut *c)
             e = retimed(c, v, vn, hi, l.body_off, f.data);
     }
     dynbuf_free(&f);
-    smap_free(&c->async);
+    if (!c->stream)
+        smap_free(&c->async);
     return e;
 }
 
@@ -279,11 +318,31 @@ static enum st_err other_line(struct pcut *c, const char *p, size_t n, const str
 
 /* ---- atrace marks: what is open before and within the window -------- */
 
+/* "pid|name" or "pid|name|cookie", cut to kn - 1 bytes (without printf:
+ * one per counter line). */
 static size_t mark_key(char *k, size_t kn, const struct pmark *m, int cookie)
 {
-    int w = snprintf(k, kn, "%lld|%.*s%s%.*s", (long long)m->pid, (int)m->name_len, m->name,
-                     cookie ? "|" : "", cookie ? (int)m->last_len : 0, cookie ? m->last : "");
-    return w > 0 && (size_t)w < kn ? (size_t)w : kn - 1;
+    char num[24];
+    size_t nn = 0, w = 0;
+    uint64_t v = m->pid < 0 ? 1 : (uint64_t)m->pid;     /* -1: not given */
+    if (m->pid < 0)
+        k[w++] = '-';
+    do
+        num[nn++] = (char)('0' + v % 10);
+    while ((v /= 10));
+    while (nn && w < kn - 1)
+        k[w++] = num[--nn];
+    const char *parts[3] = {m->name, m->last, NULL};
+    size_t lens[3] = {m->name_len, cookie ? m->last_len : 0, 0};
+    for (int i = 0; i < 1 + !!cookie; i++) {
+        if (w < kn - 1)
+            k[w++] = '|';
+        size_t t = lens[i] < kn - 1 - w ? lens[i] : kn - 1 - w;
+        memcpy(k + w, parts[i], t);
+        w += t;
+    }
+    k[w] = 0;
+    return w;
 }
 
 static void track_mark(struct pcut *c, const char *p, size_t n, const struct pline *l,
@@ -295,13 +354,13 @@ static void track_mark(struct pcut *c, const char *p, size_t n, const struct pli
         return;
     switch (m.kind) {
     case 'B':
-        pstack_push(&c->open, l->tid, p, n);    /* full: the slice is not cut */
+        pstack_push(&c->open_slices, l->tid, p, n);    /* full: the slice is not cut */
         break;
     case 'E':
-        pstack_pop(&c->open, l->tid);
+        pstack_pop(&c->open_slices, l->tid);
         break;
     case 'C':
-        if (before)
+        if (before || c->stream)
             smap_put(&c->counters, k, mark_key(k, sizeof(k), &m, 0), p, n);
         break;
     case 'S':
@@ -335,7 +394,17 @@ static int cpu_counter(struct pcut *c, const char *p, size_t n, const struct pli
     return 1;
 }
 
-static int clock_sync(const struct pline *l)
+/* One pass: what a line changes of the state the next piece begins with
+ * (open slices, async slices, counters, a CPU's counters). */
+void pcut_track(struct pcut *c, const char *p, size_t n, const struct pline *l, int before)
+{
+    if (l->event_len == sizeof("tracing_mark_write") - 1)
+        track_mark(c, p, n, l, before);
+    else if (l->event_len >= 8 && l->event[0] == 'c' && l->event[3] == '_')
+        cpu_counter(c, p, n, l);
+}
+
+int pcut_clock_sync(const struct pline *l)
 {
     static const char marker[] = "trace_event_clock_sync";
     return pline_is(l, "tracing_mark_write") && l->body_len >= sizeof(marker) - 1 &&
@@ -345,17 +414,17 @@ static int clock_sync(const struct pline *l)
 static enum st_err event_line(struct pcut *c, const char *p, size_t n, const struct pline *l)
 {
     enum st_err e = ST_OK;
-    if (clock_sync(l))
-        return put(c, p, n);
+    if (pcut_clock_sync(l))
+        return pcut_put_line(c, p, n);
     if (l->ts_ns >= c->w->lo && !c->crossed_lo) {
         c->crossed_lo = 1;
-        if ((e = at_lo(c)))
+        if ((e = pcut_at_lo(c)))
             return e;
     }
     if (l->ts_ns >= c->w->hi) {
         if (!c->crossed_hi) {
             c->crossed_hi = 1;
-            e = at_hi(c);
+            e = pcut_at_hi(c);
         }
         return e;
     }
@@ -374,7 +443,7 @@ static enum st_err event_line(struct pcut *c, const char *p, size_t n, const str
     if (!c->w->all && waking(l) && !wakes_kept(c, l))
         return ST_OK;
     c->kept++;
-    return put(c, p, n);
+    return pcut_put_line(c, p, n);
 }
 
 /* After the window only comments, noise and the clock sync stay: a line
@@ -394,12 +463,14 @@ static enum st_err text_line(void *ctx, const char *p, size_t n, int whole)
 {
     struct pcut *c = ctx;
     struct pline l;
+    if (c->stream)
+        return c->stream_line(c, p, n, whole);
     if (!whole)     /* too long to read: kept while inside the window */
-        return c->crossed_lo && !c->crossed_hi ? put(c, p, n) : ST_OK;
+        return c->crossed_lo && !c->crossed_hi ? pcut_put_line(c, p, n) : ST_OK;
     if (c->crossed_hi && !past_hi_kept(p, n))
         return ST_OK;   /* after the window: no need to read it (a split's pieces) */
     if (pline_parse(p, n, &l))
-        return put(c, p, n);    /* headers, comments, noise */
+        return pcut_put_line(c, p, n);  /* headers, comments, noise */
     return event_line(c, p, n, &l);
 }
 
@@ -408,6 +479,10 @@ static enum st_err text_line(void *ctx, const char *p, size_t n, int whole)
 int pcut_begin(void *ctx, const char *part)
 {
     struct pcut *c = ctx;
+    if (c->stream && strcmp(part, "systemTraceEvents")) {
+        c->part = C_PASS;
+        return 1;               /* nothing else is written (pcut_write) */
+    }
     if (!strcmp(part, "systemTraceEvents")) {
         /* the state goes on: a text part joined to the one before (a
          * page's blocks) continues its trace */
@@ -426,10 +501,17 @@ int pcut_begin(void *ctx, const char *part)
 enum st_err pcut_write(void *ctx, const void *p, size_t n)
 {
     struct pcut *c = ctx;
-    if (c->part == C_TEXT)
-        return plines_feed(&c->lines, p, n, text_line, c);
+    if (c->part == C_TEXT) {
+        c->chunk_lo = p;
+        c->chunk_hi = (const char *)p + n;
+        enum st_err e = plines_feed(&c->lines, p, n, text_line, c), e2 = pcut_flush(c);
+        c->chunk_lo = c->chunk_hi = NULL;
+        return e ? e : e2;
+    }
     if (c->part == C_JSON)
         return pcutj_write(c, p, n);
+    if (c->stream)
+        return ST_OK;           /* one pass reads ftrace text only */
     return put(c, p, n);
 }
 
@@ -441,6 +523,11 @@ enum st_err pcut_end(void *ctx)
         /* text ending inside the window leaves its open slices open, as
          * the whole trace does */
         e = plines_finish(&c->lines, text_line, c);
+        enum st_err e2 = pcut_flush(c);
+        if (!e)
+            e = e2;
+        if (!e && c->stream)
+            e = c->stream_end(c);
     } else if (c->part == C_JSON) {
         e = pcutj_end(c);
     }

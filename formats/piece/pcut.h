@@ -46,4 +46,26 @@ enum st_err pcut_end(void *c);
 /* Events kept in the window (text lines and JSON elements with a time). */
 uint64_t pcut_kept(const struct pcut *c);
 
+/*
+ * One pass (pcut_stream.c): ftrace text of every process (no --process,
+ * no slice: range, which need a first pass), cut while it streams: the
+ * window is fixed at the first event, and each piece is asked for when
+ * its first event comes.  Only systemTraceEvents is read; other parts
+ * are dropped.
+ */
+struct pcut_pieces {
+    /* piece n (from 0) begins at lo: where its bytes go */
+    enum st_err (*open)(void *ctx, unsigned n, int64_t lo, st_write_fn *out, void **out_ctx);
+    /* it is complete: [lo, hi), kept events */
+    enum st_err (*close)(void *ctx, unsigned n, int64_t lo, int64_t hi, uint64_t kept);
+    /* a circular-buffer cut: every piece so far is void, numbers restart */
+    enum st_err (*restart)(void *ctx);
+    void *ctx;
+};
+struct pcut *pcut_new_pieces(const struct piece_spec *s, const struct pcut_pieces *ops);
+unsigned pcut_pieces_begun(const struct pcut *c);
+/* The first and last event's times and the whole window [lo, hi) (ns, the
+ * trace's clock); 0 when no event was seen. */
+int pcut_span(const struct pcut *c, int64_t *first, int64_t *last, int64_t *lo, int64_t *hi);
+
 #endif

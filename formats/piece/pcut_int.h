@@ -27,7 +27,7 @@ struct pcut {
     /* ftrace text */
     struct plines lines;
     int crossed_lo, crossed_hi;
-    struct pstack open;         /* tid -> its open B lines */
+    struct pstack open_slices;  /* tid -> its open B lines */
     struct smap counters;       /* "tgid|name" -> the last C line before lo */
     struct smap async;          /* "pid|name|cookie" -> its S line */
     /* trace-event JSON */
@@ -36,7 +36,38 @@ struct pcut {
     struct imap jcross;         /* thread -> 1: crossed lo, 2: hi */
     struct smap jcounters;      /* counter -> flag byte + last element before lo */
     struct smap jasync;         /* nestable async b: 'p' before lo, 'o' open in it */
+    /* kept input lines not yet handed on (pcut_put_line) */
+    const char *chunk_lo, *chunk_hi;    /* the chunk being cut */
+    const char *run;
+    size_t run_len;
+    /* one pass (pcut_stream.c): the window moves from piece to piece;
+     * its hooks take the text's lines, its end and the freeing */
+    int stream;
+    pline_fn stream_line;
+    enum st_err (*stream_end)(struct pcut *c);
+    void (*stream_free)(struct pcut *c);
+    struct pcut_pieces ops;
+    struct piece_spec spec;
+    struct piece_window pw;     /* the current piece's window (c->w) */
+    int64_t lo_all, hi_all;     /* the whole window, once the first event is seen */
+    int64_t first, last;        /* event times */
+    int seen;                   /* an event line went by (since the last restart) */
+    int past;                   /* past the whole window: nothing more to write */
+    int open;                   /* a piece is being written */
+    unsigned pieces;            /* pieces begun */
+    uint64_t piece_bytes, piece_kept;
+    struct dynbuf head;         /* the lines before the first event, replayed */
+    size_t head_base;           /* its length at the first event */
+    struct dynbuf sync;         /* the clock sync line, replayed */
 };
+
+/* pcut.c, for pcut_stream.c */
+enum st_err pcut_flush(struct pcut *c);
+enum st_err pcut_put_line(struct pcut *c, const char *p, size_t n);
+enum st_err pcut_at_lo(struct pcut *c);
+enum st_err pcut_at_hi(struct pcut *c);
+void pcut_track(struct pcut *c, const char *p, size_t n, const struct pline *l, int before);
+int pcut_clock_sync(const struct pline *l);
 
 /* pcutj.c */
 void pcutj_begin(struct pcut *c);

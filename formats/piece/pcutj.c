@@ -46,7 +46,7 @@ enum st_err pcutj_end(struct pcut *c)
 
 static int64_t thread_key(const struct pevent *ev)
 {
-    return (ev->pid_v << 32) ^ ev->tid_v;
+    return (int64_t)(((uint64_t)ev->pid_v << 32) ^ (uint64_t)ev->tid_v);   /* pids < 0 too */
 }
 
 struct repl {

@@ -27,8 +27,10 @@ static int64_t digits(const char *p, size_t a, size_t b)
 
 int pline_secs_ns(const char *p, size_t n, int64_t *ns)
 {
+    static const int64_t scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
+                                      10000, 1000, 100, 10, 1};
     size_t i = 0;
-    int64_t s = 0, frac = 0, scale = 1000000000;
+    int64_t s = 0, frac = 0;
     while (i < n && is_digit(p[i])) {
         if (s > INT64_MAX / 1000000000 / 10 - 1)
             return -1;          /* no room for it in ns */
@@ -37,14 +39,13 @@ int pline_secs_ns(const char *p, size_t n, int64_t *ns)
     if (!i)
         return -1;
     if (i < n && p[i] == '.') {
-        i++;
+        size_t d = ++i;
         while (i < n && is_digit(p[i])) {
-            if (scale > 1) {
-                scale /= 10;
-                frac += (p[i] - '0') * scale;
-            }
+            if (i - d < 9)
+                frac = frac * 10 + (p[i] - '0');
             i++;
         }
+        frac *= scale[i - d < 9 ? i - d : 9];
     }
     if (i != n)
         return -1;
@@ -110,6 +111,7 @@ static int left_side(const char *p, size_t end, struct pline *l)
     while (end && p[end - 1] == ' ')
         end--;
     l->tgid = -1;
+    l->tgid_col = 0;
     if (end && p[end - 1] == ')') {
         size_t o = end - 1;
         while (o && p[o - 1] != '(')
@@ -126,37 +128,53 @@ static int left_side(const char *p, size_t end, struct pline *l)
             end--;
     }
     size_t d = end;
-    while (d && is_digit(p[d - 1]))
+    int64_t tid = 0, mul = 1;
+    while (d && is_digit(p[d - 1]) && end - d < 18) {
+        tid += (p[d - 1] - '0') * mul;
+        mul *= 10;
         d--;
-    if (d == end || !d || p[d - 1] != '-')
+    }
+    if (d == end || !d || p[d - 1] != '-' || is_digit(p[d - 1]))
         return -1;
-    l->tid = digits(p, d, end);
+    l->tid = tid;
     size_t t = 0;
     while (t < d - 1 && p[t] == ' ')
         t++;
     l->task = p + t;
     l->task_len = d - 1 - t;
-    return l->tid < 0 ? -1 : 0;
+    return 0;
+}
+
+/* A time "SEC.FRAC:" at p[a..): its end (the ':'), or 0. */
+static size_t ts_token(const char *p, size_t n, size_t a, struct pline *l)
+{
+    size_t i = a;
+    while (i < n && p[i] != ' ' && p[i] != ':')
+        i++;
+    if (i == a || i + 1 > n || p[i] != ':' || !is_digit(p[a]) ||
+        (i + 1 < n && p[i + 1] != ' ' && p[i + 1] != '\n' && p[i + 1] != '\r') ||
+        pline_secs_ns(p + a, i - a, &l->ts_ns))
+        return 0;
+    l->ts_off = a;
+    l->ts_len = i - a;
+    return i;
 }
 
 /* The part right of "[CPU]": flags, "TS: EVENT: BODY". */
 static int right_side(const char *p, size_t n, size_t i, struct pline *l)
 {
-    for (int tok = 0; tok < 2; tok++) {
+    size_t colon = 0;
+    for (int tok = 0; tok < 2 && !colon; tok++) {
         while (i < n && p[i] == ' ')
             i++;
-        size_t a = i;
-        while (i < n && p[i] != ' ')
-            i++;
-        if (i > a + 1 && p[i - 1] == ':' && is_digit(p[a]) &&
-            !pline_secs_ns(p + a, i - 1 - a, &l->ts_ns)) {
-            l->ts_off = a;
-            l->ts_len = i - 1 - a;
-            break;
+        if (!(colon = ts_token(p, n, i, l))) {
+            while (i < n && p[i] != ' ')
+                i++;
         }
-        if (tok == 1)
-            return -1;
     }
+    if (!colon)
+        return -1;
+    i = colon + 1;
     while (i < n && p[i] == ' ')
         i++;
     size_t e = i;
@@ -179,21 +197,21 @@ static int right_side(const char *p, size_t n, size_t i, struct pline *l)
 
 int pline_parse(const char *p, size_t n, struct pline *l)
 {
-    memset(l, 0, sizeof(*l));
     size_t i = 0;
     while (i < n && p[i] == ' ')
         i++;
     if (i == n || p[i] == '#')
         return -1;
-    const char *nl = memchr(p + i, '\n', n - i);
-    size_t end = nl ? (size_t)(nl - p) : n;
+    size_t end = n;         /* one line: a line end only at its end */
+    while (end > i && (p[end - 1] == '\n' || p[end - 1] == '\r'))
+        end--;
     for (const char *b; i < end && (b = memchr(p + i, '[', end - i)); i++) {
         size_t after;
         i = (size_t)(b - p);
-        if (!(after = cpu_field(p, n, i)) || left_side(p, i, l))
+        if (!(after = cpu_field(p, end, i)) || left_side(p, i, l))
             continue;
         l->cpu_off = i;
-        return right_side(p, n, after, l);
+        return right_side(p, end, after, l);
     }
     return -1;
 }

@@ -36,7 +36,8 @@ struct pline {
     size_t body_len;            /* without LF or CR */
 };
 
-/* 0: an event line; -1: not one (a comment, a blank line, noise). */
+/* One line (p, n: its LF and CR, if any, only at its end).  0: an event
+ * line; -1: not one (a comment, a blank line, noise). */
 int pline_parse(const char *p, size_t n, struct pline *l);
 int pline_is(const struct pline *l, const char *event);
 

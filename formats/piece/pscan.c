@@ -250,7 +250,8 @@ static enum st_err json_elem(void *ctx, const char *p, size_t n)
         if (ev.has_tid)
             fail_on(s, imap_put(&s->tgid, ev.tid_v, ev.pid_v));
     }
-    int64_t key = (ev.pid_v << 32) ^ ev.tid_v ^ ((int64_t)1 << 62);
+    /* unsigned: a pid may be negative in outside JSON */
+    int64_t key = (int64_t)(((uint64_t)ev.pid_v << 32) ^ (uint64_t)ev.tid_v ^ ((uint64_t)1 << 62));
     const char *name = ev.name.len >= 2 ? p + ev.name.off + 1 : "";
     size_t nlen = ev.name.len >= 2 ? ev.name.len - 2 : 0;
     if (ev.phase == 'B' || ev.phase == 'X')

@@ -2,14 +2,17 @@
  * the scan (pscan.c) and the cutter (pcut.c, pcutj.c) of ftrace text,
  * process dumps and trace-event JSON, fed in chunks whose size the first
  * byte picks, a window and processes the next bytes pick, and fed on
- * after an error.  Properties: no crash, no leak, and with nothing to cut
- * (the whole window, every process) the text comes out as it went in. */
+ * after an error; and the cutter in one pass (pcut_stream.c) with a range
+ * and a split by size or time those bytes pick.  Properties: no crash, no
+ * leak, and with nothing to cut (the whole window, every process) the
+ * text comes out as it went in, in both. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/piece/pcut.h"
+#include "formats/piece/pline.h"
 #include "formats/piece/pscan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -32,6 +35,87 @@ static void run(const struct piece_window *w, const char *part, const uint8_t *p
         pcut_write(c, p + off, n - off < chunk ? n - off : chunk);     /* on after errors */
     pcut_end(c);
     pcut_free(c);
+}
+
+/* One pass: the pieces laid end to end in out; a restart voids them. */
+struct pieces {
+    struct dynbuf *out;
+    unsigned open, closed;
+};
+
+static enum st_err p_open(void *ctx, unsigned n, int64_t lo, st_write_fn *out, void **octx)
+{
+    struct pieces *p = ctx;
+    (void)lo;
+    if (n != p->closed || p->open)
+        __builtin_trap();       /* pieces come one after the other */
+    p->open = 1;
+    *out = keep;
+    *octx = p->out;
+    return ST_OK;
+}
+
+static enum st_err p_close(void *ctx, unsigned n, int64_t lo, int64_t hi, uint64_t kept)
+{
+    struct pieces *p = ctx;
+    if (!p->open || n != p->closed || hi < lo || !kept)
+        __builtin_trap();
+    p->open = 0;
+    p->closed++;
+    return ST_OK;
+}
+
+static enum st_err p_restart(void *ctx)
+{
+    struct pieces *p = ctx;
+    dynbuf_reset(p->out);
+    p->open = p->closed = 0;
+    return ST_OK;
+}
+
+static void one_pass(const struct piece_spec *spec, const uint8_t *p, size_t n, size_t chunk,
+                     struct dynbuf *out)
+{
+    struct pieces ps = {out, 0, 0};
+    struct pcut_pieces ops = {p_open, p_close, p_restart, &ps};
+    struct pcut *c = pcut_new_pieces(spec, &ops);
+    if (!c)
+        return;
+    pcut_begin(c, "systemTraceEvents");
+    for (size_t off = 0; off < n; off += chunk)
+        pcut_write(c, p + off, n - off < chunk ? n - off : chunk);     /* on after errors */
+    pcut_end(c);
+    if (ps.open)
+        __builtin_trap();       /* every piece begun is closed */
+    pcut_free(c);
+}
+
+static void one_pass_cases(const uint8_t *data, size_t size, size_t chunk, unsigned pick)
+{
+    struct piece_spec spec;
+    struct dynbuf out;
+    memset(&spec, 0, sizeof(spec));
+    dynbuf_init(&out, (size_t)1 << 30);
+    spec.range = pick & 1 ? PIECE_REL : PIECE_ALL;
+    spec.start_ns = (int64_t)(pick >> 1 & 7) * 300000000;
+    spec.end_ns = spec.start_ns + (int64_t)(pick >> 4 & 7) * 400000000;
+    if (pick & 0x80)
+        spec.split_ns = (int64_t)(pick >> 8 & 15) * 100000000 + 1;
+    else if (pick & 0x100)
+        spec.split_bytes = (pick >> 9 & 63) * 40 + 1;
+    one_pass(&spec, data, size, chunk, &out);
+    /* nothing to cut: the text as it went in (no buffer-started line to
+     * cut at, no line too long to read whole) */
+    memset(&spec, 0, sizeof(spec));
+    dynbuf_reset(&out);
+    one_pass(&spec, data, size, chunk, &out);
+    int whole = !memmem(data, size, "buffer started", 14);
+    for (size_t i = 0, run = 0; i < size && whole; i++)
+        if ((run = data[i] == '\n' ? 0 : run + 1) >= PLINE_MAX - 1)
+            whole = 0;
+    if (whole && out.len && (out.len != size || memcmp(out.data, data, size)))
+        __builtin_trap();
+    dynbuf_free(&out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -83,5 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     dynbuf_free(&out);
     pscan_free(s);
+    if (which == 0)
+        one_pass_cases(data, size, chunk, (unsigned)data[-2] << 8 | data[-1]);
     return 0;
 }

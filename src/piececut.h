@@ -1,6 +1,7 @@
 /*
  * Pieces of a trace as pages (issue 35: --time-range, --process, --split
- * with HTML or JSON output).  Two passes over the trace: the conversion
+ * with HTML or JSON output).  A file of ftrace text cut by time, every
+ * process, takes one pass (piecepass.h).  Otherwise two passes: the conversion
  * as always, into a temporary page without a viewer (a live capture: a
  * temporary JSON result) while the scan (formats/piece/
  * pscan.h) listens; then, once the window is known, that result is read

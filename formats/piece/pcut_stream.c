@@ -129,42 +129,56 @@ static enum st_err other_line(struct pcut *c, const char *p, size_t n)
     return c->open ? pcut_put_line(c, p, n) : ST_OK;
 }
 
-static enum st_err event(struct pcut *c, const char *p, size_t n, const struct pline *l)
+/* An event line at ts (l: read in full; NULL: one that changes nothing
+ * a piece carries over). */
+static enum st_err event(struct pcut *c, const char *p, size_t n, int64_t ts,
+                         const struct pline *l)
 {
     enum st_err e = ST_OK;
     if (!c->seen)
-        whole_window(c, l->ts_ns);
-    if (l->ts_ns > c->last)
-        c->last = l->ts_ns;
+        whole_window(c, ts);
+    if (ts > c->last)
+        c->last = ts;
     if (c->past)
         return ST_OK;
-    if (l->ts_ns >= c->hi_all) {
+    if (ts >= c->hi_all) {
         c->past = 1;
         return c->open ? end_piece(c, 1) : ST_OK;
     }
-    if (l->ts_ns < c->lo_all) {
-        pcut_track(c, p, n, l, 1);
+    if (ts < c->lo_all) {
+        if (l)
+            pcut_track(c, p, n, l, 1);
         return ST_OK;
     }
-    if (c->open && l->ts_ns >= c->pw.hi) {
+    if (c->open && ts >= c->pw.hi) {
         if (c->spec.split_bytes && c->pw.hi < c->hi_all)
-            c->pw.hi = l->ts_ns;    /* the piece ends where the next begins */
+            c->pw.hi = ts;          /* the piece ends where the next begins */
         e = end_piece(c, 1);
     }
     if (!e && !c->open)
-        e = begin_piece(c, l->ts_ns);
+        e = begin_piece(c, ts);
     if (e)
         return e;
-    pcut_track(c, p, n, l, 0);
+    if (l)
+        pcut_track(c, p, n, l, 0);
     c->kept++;
     c->piece_kept++;
     c->piece_bytes += n;
     /* full: the next later event begins the next piece (a time out of
      * order cannot end it before it began) */
-    int64_t next = l->ts_ns >= c->pw.lo ? l->ts_ns + 1 : c->pw.lo + 1;
+    int64_t next = ts >= c->pw.lo ? ts + 1 : c->pw.lo + 1;
     if (c->spec.split_bytes && c->piece_bytes >= c->spec.split_bytes && c->pw.hi > next)
         c->pw.hi = next;
     return pcut_put_line(c, p, n);
+}
+
+/* Most lines are sched events that change nothing a piece carries over
+ * (marks and a CPU's counters do): their time is all that is needed. */
+static int glance(const char *p, size_t n, int64_t *ts)
+{
+    const char *ev;
+    return !pline_glance(p, n, ts, &ev) && ev[0] != 't' &&
+           !(ev[0] == 'c' && ev[1] == 'p' && ev[2] == 'u' && ev[3] == '_');
 }
 
 static enum st_err stream_line(void *ctx, const char *p, size_t n, int whole)
@@ -175,9 +189,12 @@ static enum st_err stream_line(void *ctx, const char *p, size_t n, int whole)
         return c->open ? pcut_put_line(c, p, n) : ST_OK;
     if (c->past)
         return cpu_marker(p, n) ? restart(c, p, n) : ST_OK;
+    int64_t ts;
+    if (c->seen && glance(p, n, &ts))
+        return event(c, p, n, ts, NULL);
     if (pline_parse(p, n, &l))
         return other_line(c, p, n);
-    enum st_err e = event(c, p, n, &l);
+    enum st_err e = event(c, p, n, l.ts_ns, &l);
     /* the clock sync begins the pieces after this one (this one has it) */
     if (pcut_clock_sync(&l) && !c->sync.len && n <= PLINE_MAX)
         dynbuf_add(&c->sync, p, n);

@@ -145,10 +145,37 @@ static int left_side(const char *p, size_t end, struct pline *l)
     return 0;
 }
 
+/* "SEC.FRAC:" of at most 12 + 9 digits read in one go (the common
+ * case); its end (the ':'), or 0 to read it the long way. */
+static size_t ts_quick(const char *p, size_t n, size_t a, struct pline *l)
+{
+    static const int64_t scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
+                                      10000, 1000, 100, 10, 1};
+    size_t i = a;
+    int64_t s = 0, f = 0;
+    while (i < n && is_digit(p[i]) && i - a < 12)
+        s = s * 10 + (p[i++] - '0');
+    if (i == a || i >= n || p[i] != '.')
+        return 0;
+    size_t d = ++i;
+    while (i < n && is_digit(p[i]) && i - d < 9)
+        f = f * 10 + (p[i++] - '0');
+    if (i == d || i + 1 >= n || p[i] != ':' || (p[i + 1] != ' ' && p[i + 1] != '\n' &&
+                                                p[i + 1] != '\r'))
+        return 0;
+    l->ts_ns = s * 1000000000 + f * scale[i - d];
+    l->ts_off = a;
+    l->ts_len = i - a;
+    return i;
+}
+
 /* A time "SEC.FRAC:" at p[a..): its end (the ':'), or 0. */
 static size_t ts_token(const char *p, size_t n, size_t a, struct pline *l)
 {
-    size_t i = a;
+    size_t i = ts_quick(p, n, a, l);
+    if (i)
+        return i;
+    i = a;
     while (i < n && p[i] != ' ' && p[i] != ':')
         i++;
     if (i == a || i + 1 > n || p[i] != ':' || !is_digit(p[a]) ||
@@ -195,9 +222,73 @@ static int right_side(const char *p, size_t n, size_t i, struct pline *l)
     return 0;
 }
 
+/* The event and body after the time's ':' at colon. */
+static int event_body(const char *p, size_t n, size_t colon, struct pline *l)
+{
+    size_t i = colon + 1;
+    while (i < n && p[i] == ' ')
+        i++;
+    size_t e = i;
+    while (e < n && p[e] != ':' && p[e] != ' ')
+        e++;
+    if (e == i || e >= n || p[e] != ':')
+        return -1;
+    l->event = p + i;
+    l->event_len = e - i;
+    e++;
+    if (e < n && p[e] == ' ')
+        e++;
+    l->body_off = e;
+    l->body = p + e;
+    l->body_len = n - e;
+    return 0;
+}
+
+/* Most lines are in the kernel's own layout, `TASK-TID (TGID) [CPU] FLGS
+ * SEC.USEC: EVENT: BODY` with three CPU digits and four flags.  Its first
+ * '[' begins "[CPU] FLGS SEC.USEC:": its index (the time read, the ':' at
+ * *colon), or 0 for another shape. */
+static size_t kernel_head(const char *p, size_t n, struct pline *l, size_t *colon)
+{
+    const char *b = memchr(p, '[', n < 96 ? n : 96);
+    size_t i = b ? (size_t)(b - p) : 0, j;
+    if (i < 3 || i + 20 > n || !is_digit(p[i + 1]) || !is_digit(p[i + 2]) ||
+        !is_digit(p[i + 3]) || p[i + 4] != ']' || p[i + 5] != ' ' || p[i + 6] == ' ' ||
+        p[i + 9] == ' ' || p[i + 9] == ':' || p[i + 10] != ' ')
+        return 0;
+    for (j = i + 11; j < i + 16 && p[j] == ' ';)
+        j++;
+    return (*colon = ts_quick(p, n, j, l)) ? i : 0;
+}
+
+/* That layout read in one go.  1: read (0 or -1 in *rc, as pline_parse
+ * returns); 0: another shape, for the general reading below. */
+static int kernel_layout(const char *p, size_t n, struct pline *l, int *rc)
+{
+    size_t colon, i = kernel_head(p, n, l, &colon);
+    if (!i || left_side(p, i, l))
+        return 0;
+    l->cpu_off = i;
+    *rc = event_body(p, n, colon, l);
+    return 1;
+}
+
+int pline_glance(const char *p, size_t n, int64_t *ts, const char **event)
+{
+    struct pline l;
+    size_t colon, i = kernel_head(p, n, &l, &colon);
+    if (!i || p[i - 1] != ' ' || (p[i - 2] != ')' && !is_digit(p[i - 2])) ||
+        p[colon + 1] != ' ' || colon + 6 > n)
+        return -1;
+    *ts = l.ts_ns;
+    *event = p + colon + 2;
+    return 0;
+}
+
 int pline_parse(const char *p, size_t n, struct pline *l)
 {
     size_t i = 0;
+    int rc;
     while (i < n && p[i] == ' ')
         i++;
     if (i == n || p[i] == '#')
@@ -205,6 +296,8 @@ int pline_parse(const char *p, size_t n, struct pline *l)
     size_t end = n;         /* one line: a line end only at its end */
     while (end > i && (p[end - 1] == '\n' || p[end - 1] == '\r'))
         end--;
+    if (kernel_layout(p, end, l, &rc))
+        return rc;
     for (const char *b; i < end && (b = memchr(p + i, '[', end - i)); i++) {
         size_t after;
         i = (size_t)(b - p);
@@ -216,19 +309,14 @@ int pline_parse(const char *p, size_t n, struct pline *l)
     return -1;
 }
 
-int pline_is(const struct pline *l, const char *event)
-{
-    size_t k = strlen(event);
-    return l->event_len == k && !memcmp(l->event, event, k);
-}
-
 int pmark_parse(const char *p, size_t n, struct pmark *m)
 {
     memset(m, 0, sizeof(*m));
     m->pid = -1;
     while (n && (p[n - 1] == '\n' || p[n - 1] == '\r'))
         n--;
-    if (!n || !strchr("BECSF", p[0]) || (n > 1 && p[1] != '|'))
+    if (!n || (p[0] != 'B' && p[0] != 'E' && p[0] != 'C' && p[0] != 'S' && p[0] != 'F') ||
+        (n > 1 && p[1] != '|'))
         return -1;
     m->kind = p[0];
     if (n < 3)

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "lib/dynbuf.h"
 #include "lib/error.h"
@@ -39,7 +40,17 @@ struct pline {
 /* One line (p, n: its LF and CR, if any, only at its end).  0: an event
  * line; -1: not one (a comment, a blank line, noise). */
 int pline_parse(const char *p, size_t n, struct pline *l);
-int pline_is(const struct pline *l, const char *event);
+/* A line's time and where its event begins (at least 4 bytes before the
+ * line's end), at a glance: the kernel's own layout only, the task not
+ * read.  For a reader that needs only the time of most lines; -1: read
+ * the line with pline_parse. */
+int pline_glance(const char *p, size_t n, int64_t *ts, const char **event);
+/* Is the line's event this one?  (Inline: the name's length folds.) */
+static inline int pline_is(const struct pline *l, const char *event)
+{
+    size_t k = strlen(event);
+    return l->event_len == k && !memcmp(l->event, event, k);
+}
 
 /* tracing_mark_write's body. */
 struct pmark {

@@ -160,8 +160,32 @@ static void line_forms(void **st)
     assert_int_equal(l.tgid, -1);
     assert_int_equal(l.tgid_col, 1);
     assert_int_equal(l.ts_ns, 1000000001LL);
+    /* the kernel's layout is read in one go; lines near it the general way
+     * give the same answer: a '[' in the task, flags that look like a time,
+     * nine decimals, a CR LF end */
+    const char *d = "  a[012] b-33 (   12) [002] d..3   99.000001: sched_switch: x\r\n";
+    assert_int_equal(pline_parse(d, strlen(d), &l), 0);
+    assert_int_equal(l.tid, 33);
+    assert_int_equal(l.task_len, 8);
+    assert_int_equal(l.cpu_off, 22);
+    assert_int_equal(l.ts_ns, 99000001000LL);
+    assert_int_equal(l.body_len, 1);
+    const char *e = "x-5 (5) [001] 1.2: 7.000000: ev: b";  /* the first time is the time */
+    assert_int_equal(pline_parse(e, strlen(e), &l), 0);
+    assert_int_equal(l.ts_ns, 1200000000LL);
+    assert_true(pline_is(&l, "7.000000"));
+    const char *f = "x-5 (5) [001] d..1 1.123456789: ev: b";
+    assert_int_equal(pline_parse(f, strlen(f), &l), 0);
+    assert_int_equal(l.ts_ns, 1123456789LL);
+    int64_t t;
+    const char *ev;
+    assert_int_equal(pline_glance(f, strlen(f), &t, &ev), 0);
+    assert_int_equal(t, 1123456789LL);
+    assert_memory_equal(ev, "ev: b", 5);
+    assert_int_equal(pline_glance(b, strlen(b), &t, &ev), -1);     /* not that layout */
     const char *bad[] = {"# tracer: nop", "", "  ", "x-1 [a] 1.0: e: b", "x [001] 1.0: e: b",
-                         "x-1 [001] 1.0 e: b", "x-1 [001] ...1 e: b"};
+                         "x-1 [001] 1.0 e: b", "x-1 [001] ...1 e: b",
+                         "# x-1 (1) [001] d..1 1.000000: e: b", "x-1 (1) [001] d..1 1.000000:"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
         assert_int_equal(pline_parse(bad[i], strlen(bad[i]), &l), -1);
     struct pmark m;

@@ -219,10 +219,21 @@ static void on_mark(struct summary *s, const struct tev_line *l)
     slice_begin(s, t, &m, l);
 }
 
+/* The clock sync marker is no event of the trace (Perfetto's bounds leave
+ * it out too): a piece carries it from the trace's start. */
+static int clock_sync(const struct tev_line *l, int kind)
+{
+    static const char sync[] = "trace_event_clock_sync";
+    return kind == SK_MARK && l->args_len >= sizeof(sync) - 1 &&
+           !memcmp(l->args, sync, sizeof(sync) - 1);
+}
+
 void sum_event(struct summary *s, const struct tev_line *l, int kind)
 {
     struct summary_totals *t = &s->t;
     t->events++;
+    if (clock_sync(l, kind))
+        return;
     if (!s->have_events || l->ts_ns < t->first_ns)
         t->first_ns = l->ts_ns;
     if (!s->have_events || l->ts_ns > t->last_ns)

@@ -3,7 +3,8 @@
 # starts again, so the pieces hold what --from-file keeps, numbered from
 # 001; every piece begins with the ftrace header and the clock sync; an
 # interrupted split leaves no piece and nothing in TMPDIR; a page given as
-# a regular file is read again the two-pass way.
+# a regular file is read again the two-pass way; the summary's span of a
+# piece is its window.
 . "$TOP/tests/lib.sh"
 
 python3 "$TOP/tests/tools/genpieces.py" g.txt 3000 || fail "genpieces"
@@ -49,6 +50,10 @@ for k in 001 002 003 004; do
     "$BUILD/tools/htmlblocks" t.$k.html 1 | grep -q 'trace_event_clock_sync' ||
         fail "t.$k.html: no clock sync"
 done
+# a piece's span is its window, though it carries the trace's first clock sync
+run_st 0 --from-file g.txt --time-range=1..2 -o r12.html
+assert_contains out.txt "Trace: 1.0 s, 4 CPUs"
+
 # an HTML page as a regular file: two passes, the same pieces
 run_st 0 --from-file g.txt -o g.html -q
 run_st 0 --from-file g.html --split=3s -o h.html -q

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "browser.h"
 #include "cli.h"
 #include "commands.h"
 #include "formats/input/fromfile.h"
@@ -251,7 +252,7 @@ static void notes(const struct st_options *o, const struct pfcut *c)
 }
 
 static int cut(const struct st_options *o, struct pfcut *scan, const int64_t *st,
-               size_t n, int64_t end, uint8_t *buf)
+               size_t n, int64_t end, uint8_t *buf, int sigfd)
 {
     char err[512] = "out of memory";
     char *out = out_name(o, err, sizeof(err));
@@ -298,6 +299,8 @@ static int cut(const struct st_options *o, struct pfcut *scan, const int64_t *st
                    (unsigned long long)outfile_tell(of[i]));
         fflush(stdout);
     }
+    if (o->open == BROWSER_PERFETTO && n == 1)
+        open_in_perfetto(o, names[0], sigfd);
     notes(o, c);
     rc = EXIT_OK;
 done:
@@ -329,6 +332,11 @@ static int refused(const struct st_options *o)
     if (o->trace_events || o->summary || o->json) {
         fprintf(stderr, "systrace: --output-format=perfetto writes only the Perfetto trace "
                         "(no -j, --trace-events or --summary beside it)\n");
+        return 1;
+    }
+    if (o->open == BROWSER_PAGE) {
+        fprintf(stderr, "systrace: --open: a Perfetto trace does not open as a page; "
+                        "--open=perfetto opens it in ui.perfetto.dev\n");
         return 1;
     }
     return 0;
@@ -367,7 +375,7 @@ int cmd_pf_cut(const struct st_options *o)
         fprintf(stderr, "systrace: out of memory\n");
         goto done;
     }
-    sig_install();
+    int sigfd = sig_install();
     sig_exit_first();   /* nothing on a device: Ctrl-C ends it, temporary files removed */
     if (run_pass(o->from_file, scan, buf))
         goto done;
@@ -392,7 +400,7 @@ int cmd_pf_cut(const struct st_options *o)
                 PFCUT_PIECES_MAX);
         goto done;
     }
-    rc = cut(o, scan, st, n, end, buf);
+    rc = cut(o, scan, st, n, end, buf, sigfd);
 done:
     sig_restore();
     pfcut_free(scan);

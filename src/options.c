@@ -597,6 +597,11 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
                  "start)");
         return 2;
     }
+    if (o->open && (o->piece.split_bytes || o->piece.split_ns)) {
+        snprintf(err, errlen, "--split writes several pieces and --open opens one: open a "
+                 "piece once they are written, or cut one with --time-range");
+        return 2;
+    }
     if (o->all_devices && o->nserials) {
         snprintf(err, errlen, "--all-devices and -e exclude each other");
         return 2;

@@ -35,6 +35,7 @@ struct run {
     struct viewer v;
     struct piece_window win;
     int out_failed;             /* an output could not be written (not the cut) */
+    int sigfd;                  /* --from-file: to serve a piece to Perfetto; else -1 */
 };
 
 /* An output that cannot be written: said, and remembered, so that a live
@@ -393,6 +394,8 @@ static int write_pieces(struct run *r, const char *out)
     int rc = one_piece(r, out);
     if (!rc)
         open_result(r->o, out);
+    if (!rc && r->o->open == BROWSER_PERFETTO && r->sigfd >= 0)
+        open_in_perfetto(r->o, out, r->sigfd);
     return rc;
 }
 
@@ -412,9 +415,9 @@ int piece_from_file(const struct st_options *o)
         goto done;
     /* nothing on a device: Ctrl-C ends at once, removing the temporary
      * result and the unfinished pieces (tmpfiles.h) */
-    sig_install();
+    r.sigfd = sig_install();
     sig_exit_first();
-    if (piecepass_fits(o) && (rc = piecepass_run(o, &r.v, name.path)) != -1)
+    if (piecepass_fits(o) && (rc = piecepass_run(o, &r.v, name.path, r.sigfd)) != -1)
         goto done;
     if ((rc = whole(&r, &partial)))
         goto done;
@@ -433,7 +436,7 @@ done:
 int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out,
                     int *out_failed)
 {
-    struct run r = {.o = o};
+    struct run r = {.o = o, .sigfd = -1};   /* the capture opens what it wrote */
     int rc = EXIT_ERROR;
     if (split_refused(o))
         return EXIT_ERROR;

@@ -249,7 +249,8 @@ static int converted(struct pass *s, enum st_err e, const struct ff_result *res)
     return EXIT_OK;
 }
 
-int piecepass_run(const struct st_options *o, const struct viewer *v, const char *out)
+int piecepass_run(const struct st_options *o, const struct viewer *v, const char *out,
+                  int sigfd)
 {
     struct pass *s = calloc(1, sizeof(*s));
     struct pcut *c = NULL;
@@ -284,6 +285,8 @@ int piecepass_run(const struct st_options *o, const struct viewer *v, const char
         goto done;
     }
     rc = finish(s, c);
+    if (!rc && !s->split && o->open == BROWSER_PERFETTO)
+        open_in_perfetto(o, out, sigfd);
     if (!rc && e == ST_ETRUNCATED)
         rc = EXIT_PARTIAL;
 done:

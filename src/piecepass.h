@@ -22,8 +22,10 @@
 int piecepass_fits(const struct st_options *o);
 
 /* The pieces into out (-o, its name picked); an exit code, or -1 with
- * nothing said nor written: not ftrace text. */
-int piecepass_run(const struct st_options *o, const struct viewer *v, const char *out);
+ * nothing said nor written: not ftrace text.  sigfd: sig_install's, to
+ * serve the piece with --open=perfetto. */
+int piecepass_run(const struct st_options *o, const struct viewer *v, const char *out,
+                  int sigfd);
 
 /* "Wrote trace HTML file: LINK (1.000..2.000 s, ts:1001.000000..1002.000000)" */
 void piece_report(const struct st_options *o, const char *path, int64_t lo, int64_t hi,

@@ -80,6 +80,21 @@ run_st 0 --from-file ff.html --open=perfetto -o "my page.html"
 assert_contains opened.txt "url=http://127.0.0.1:$PORT/my%20page.html"
 cmp -s fetched.bin "my page.html" || fail "the page was not served"
 
+# -- a piece: the piece is served, a page or a Perfetto trace; --split
+# with --open is refused before anything is written
+rm -f opened.txt fetched.bin
+run_st 0 --from-file ff.html --time-range=0..0.5 --open=perfetto -o piece.html
+assert_contains opened.txt "url=http://127.0.0.1:$PORT/piece.html"
+cmp -s fetched.bin piece.html || fail "the piece was not served"
+rm -f opened.txt fetched.bin
+run_st 0 --from-file cap.perfetto-trace --time-range=0..0.5 --open=perfetto -o piece.pftrace
+assert_contains opened.txt "url=http://127.0.0.1:$PORT/piece.pftrace"
+cmp -s fetched.bin piece.pftrace || fail "the Perfetto piece was not served"
+rm -f opened.txt
+run_st 2 --from-file ff.html --split=0.2s --open=perfetto -o sp.html
+assert_contains err.txt "--split writes several pieces and --open opens one"
+[ ! -e opened.txt ] && ! ls sp.* 2>/dev/null || fail "--split --open: opened or wrote"
+
 # -- SYSTRACE_OPEN=perfetto means the same
 rm -f opened.txt
 SYSTRACE_OPEN=perfetto run_st 0 --from-file cap.perfetto-trace -o env.html

@@ -1,6 +1,7 @@
 /* A capture's result files; see result.h. */
 #include "result.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "lib/outfile.h"
 #include "lib/plat.h"
 #include "lib/tmpfiles.h"
+#include "outname.h"
 #include "piececut.h"
 #include "sumreport.h"
 
@@ -37,8 +39,10 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
     return result_open_viewer(o, raw_ext, NULL, -1, r);
 }
 
-/* A piece of the capture: the whole of it into a temporary JSON result,
- * cut at the end (piececut.h); the tees hang on the piece's writer. */
+/* A piece of the capture: the whole of it into a temporary JSON result
+ * beside the output (TRACE.whole.json.tmp.XXXXXX, where a failed cut keeps
+ * it as TRACE.whole.json), cut at the end (piececut.h); the tees hang on
+ * the piece's writer. */
 static int open_piece(const struct st_options *o, struct result *r)
 {
     char why[512];
@@ -47,16 +51,19 @@ static int open_piece(const struct st_options *o, struct result *r)
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, why);
         return EXIT_ERROR;
     }
-    size_t n = strlen(plat_tmpdir()) + 32;
-    r->piece_tmp = malloc(n);
+    char *whole = raw_path_for(r->out, ".whole.json");
+    size_t n = whole ? strlen(whole) + 16 : 0;
+    r->piece_tmp = whole ? malloc(n) : NULL;
     if (!r->piece_tmp) {
         fprintf(stderr, "systrace: out of memory\n");
+        free(whole);
         return EXIT_ERROR;
     }
-    snprintf(r->piece_tmp, n, "%s/systrace-piece-XXXXXX", plat_tmpdir());
+    snprintf(r->piece_tmp, n, "%s.tmp.XXXXXX", whole);
+    free(whole);
     int fd = plat_mkstemp(r->piece_tmp);
     if (fd < 0) {
-        fprintf(stderr, "systrace: %s: cannot write a temporary file\n", plat_tmpdir());
+        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->piece_tmp, strerror(errno));
         free(r->piece_tmp);
         r->piece_tmp = NULL;
         return EXIT_ERROR;
@@ -115,6 +122,26 @@ int result_open_viewer(const struct st_options *o, const char *raw_ext,
     return open_trace_events(o, r->w, &r->te) ? EXIT_ERROR : EXIT_OK;
 }
 
+/* The piece could not be made: the whole capture stays beside the output
+ * under the first free name of TRACE.whole.json, said. */
+static void keep_whole(struct result *r)
+{
+    struct outname name;
+    char err[300];
+    char *def = raw_path_for(r->out, ".whole.json");
+    const char *at = r->piece_tmp;
+    int named = def && !outname_free_of(def, ".json", &name, err, sizeof(err));
+    if (named && !plat_rename_noreplace(r->piece_tmp, name.path))
+        at = name.path;
+    tmpfiles_forget(r->piece_tmp);
+    fprintf(stderr, "systrace: the whole capture is kept in %s (--from-file converts it)\n",
+            at);
+    if (named)
+        outname_free(&name);
+    free(r->piece_tmp);
+    r->piece_tmp = NULL;
+}
+
 /* The capture is whole in r->piece_tmp: the piece from it; if that
  * fails, the capture stays where it is and the user is told. */
 static int commit_piece(const struct st_options *o, struct result *r)
@@ -127,13 +154,8 @@ static int commit_piece(const struct st_options *o, struct result *r)
     int rc = piece_of_result(o, r->piece_tmp, r->out, &out_failed);
     /* kept unless standard output failed: a reader that went away (head -c1)
      * asked for no file, as without a piece */
-    if (rc && !(out_failed && !strcmp(r->out, "-"))) {
-        tmpfiles_forget(r->piece_tmp);
-        fprintf(stderr, "systrace: the whole capture is kept in %s (--from-file converts it)\n",
-                r->piece_tmp);
-        free(r->piece_tmp);
-        r->piece_tmp = NULL;
-    }
+    if (rc && !(out_failed && !strcmp(r->out, "-")))
+        keep_whole(r);
     return rc;
 }
 

@@ -4,7 +4,8 @@
 # span of at most 1 s, no error stat, every thread with events named),
 # --process only the chosen process's threads' slices; the classic viewer
 # opens them with no new warning; nothing is left in TMPDIR; an unknown
-# process fails after the capture, keeping the whole capture.
+# process fails after the capture, keeping the whole capture beside the
+# output (none.whole.json).
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perfetto/lib.sh"
 . "$TOP/tests/adb-env.sh"
@@ -32,13 +33,16 @@ span_ok atrace.html
 run_st 0 --perfetto -t 3 --time-range=1..2 -o pf.html -e "$SIM_SERIAL" sched gfx
 span_ok pf.html
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+! ls ./*.tmp.* ./*.whole*.json 2>/dev/null || fail "the whole capture was left beside the pieces"
 
 # one process: the busiest process's name as systrace names it
 run_st 1 -t 1 --process=nosuch -o none.html -e "$SIM_SERIAL" sched gfx
 assert_contains err.txt "no process named nosuch in the trace; the busiest: "
 assert_contains err.txt "the whole capture is kept in"
 kept=$(sed -n 's/.*the whole capture is kept in \([^ ]*\) .*/\1/p' err.txt)
+[ "$kept" = none.whole.json ] || fail "the capture was kept in $kept, not beside the output"
 [ -s "$kept" ] || fail "the capture was not kept"
+! ls ./*.tmp.* 2>/dev/null || fail "temporary files left: $(ls ./*.tmp.*)"
 [ ! -e none.html ] || fail "none.html written"
 name=$(sed -n 's/.*the busiest: \(.*\) (pid \([0-9]*\)).*/\1/p' err.txt | sed 's/ (pid.*//')
 run_st 0 --from-file "$kept" --process="$name" -o proc.html -q

@@ -44,8 +44,8 @@ static int check_modes(const struct st_options *o)
         if (o->output && strcmp(o->from_file, "-") &&
             plat_same_file(o->from_file, o->output)) {
             fprintf(stderr, "systrace: -o %s: that is the input file (--from-file %s), which "
-                            "the page would replace; name another output\n", o->output,
-                    o->from_file);
+                            "the %s would replace; name another output\n", o->output,
+                    o->from_file, o->pf_out ? "piece" : o->json ? "JSON" : "page");
             return EXIT_USAGE;
         }
         if (!o->default_categories)

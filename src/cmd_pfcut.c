@@ -214,8 +214,9 @@ static enum st_err write_out(void *ctx, const void *p, size_t n)
     return outfile_write(ctx, p, n);
 }
 
-/* The output name: -o, else INPUT minus its extension + .piece.perfetto-trace. */
-static char *out_name(const struct st_options *o, char *err, size_t errlen)
+/* The output name: -o, else INPUT minus its extension + .piece.perfetto-trace
+ * (the first free one; a split's pieces find free names of their own). */
+static char *out_name(const struct st_options *o, int split, char *err, size_t errlen)
 {
     if (o->output)
         return strdup(o->output);
@@ -228,6 +229,8 @@ static char *out_name(const struct st_options *o, char *err, size_t errlen)
     if (!def)
         return NULL;
     snprintf(def, len, "%.*s.piece.perfetto-trace", (int)(ext - in), in);
+    if (split)
+        return def;
     struct outname nm;
     if (outname_free_of(def, ".perfetto-trace", &nm, err, errlen))
         return NULL;
@@ -255,7 +258,7 @@ static int cut(const struct st_options *o, struct pfcut *scan, const int64_t *st
                size_t n, int64_t end, uint8_t *buf, int sigfd)
 {
     char err[512] = "out of memory";
-    char *out = out_name(o, err, sizeof(err));
+    char *out = out_name(o, n > 1, err, sizeof(err));
     struct outfile **of = calloc(n, sizeof(*of));
     struct pfcut_piece *pc = calloc(n, sizeof(*pc));
     char **names = calloc(n, sizeof(*names));

@@ -35,6 +35,26 @@ assert_contains err.txt "--split writes several files; standard output (-o -) ta
 # -j alike
 run_st 1 --from-file g.txt -j -o out.json --process=nosuch
 [ ! -e out.json ] || fail "out.json written"
+# -o naming the input: refused, the input untouched, the message naming
+# what would have replaced it
+cp g.txt g.orig
+run_st 2 --from-file g.txt --time-range=1..2 -o g.txt
+assert_contains err.txt "that is the input file (--from-file g.txt), which the page would replace"
+run_st 2 --from-file g.txt --time-range=1..2 -j -o ./g.txt
+assert_contains err.txt "which the JSON would replace"
+cmp -s g.txt g.orig || fail "the input was changed"
+"$BUILD/tools/pfgen" 1M p.pftrace >/dev/null 2>&1 || fail "pfgen"
+cp p.pftrace p.orig
+run_st 2 --from-file p.pftrace --time-range=0..0.1 -o p.pftrace
+assert_contains err.txt "which the piece would replace"
+cmp -s p.pftrace p.orig || fail "the Perfetto input was changed"
+# a split's default names beside a whole piece of an earlier run: numbered
+# from that name, which is left alone
+echo mine >p.piece.perfetto-trace
+run_st 0 --from-file p.pftrace --split=0.1s --output-format=perfetto
+[ -s p.piece.001.perfetto-trace ] && [ "$(cat p.piece.perfetto-trace)" = mine ] ||
+    fail "default split names: $(ls p.*)"
+
 # a piece's name already taken: that file is left alone, the piece goes
 # to the first free name, and the note says so
 echo mine >sp.002.html

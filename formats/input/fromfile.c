@@ -309,9 +309,12 @@ static enum st_err ff_init(struct ff *f, const char *path, struct tracewriter *w
     return ST_OK;
 }
 
-/* The end of a conversion: what it kept, and cut input said. */
+/* The end of a conversion: what it kept, and cut input said.  A chain an
+ * error left running is stopped first: its thread counts the guard's cut
+ * lines. */
 static enum st_err ff_done(struct ff *f, enum st_err e)
 {
+    ff_chain_free(f);
     f->res->cut_lines = tguard_cut_lines(f->guard);
     if (!e && f->res->truncated)
         e = ST_ETRUNCATED;

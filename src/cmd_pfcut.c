@@ -22,6 +22,7 @@
 #include "formats/input/fromfile.h"
 #include "formats/perfetto/pfcut.h"
 #include "lib/outfile.h"
+#include "lib/plat.h"
 #include "lib/signals.h"
 #include "outname.h"
 
@@ -218,17 +219,24 @@ static enum st_err write_out(void *ctx, const void *p, size_t n)
  * (the first free one; a split's pieces find free names of their own). */
 static char *out_name(const struct st_options *o, int split, char *err, size_t errlen)
 {
-    if (o->output)
+    struct plat_stat st;
+    size_t on = o->output ? strlen(o->output) : 0;
+    /* a split into a directory: the default name's last component in it */
+    int into = split && on && (o->output[on - 1] == '/' ||
+                               (!plat_stat(o->output, &st) && st.kind == PLAT_DIR));
+    if (o->output && !into)
         return strdup(o->output);
     const char *in = o->from_file;
-    const char *ext = strrchr(in, '.'), *slash = strrchr(in, '/');
+    const char *ext = strrchr(in, '.'), *slash = plat_last_sep(in);
     if (!ext || (slash && ext < slash))
         ext = in + strlen(in);
-    size_t len = strlen(in) + 32;
+    const char *from = into && slash ? slash + 1 : in;
+    size_t len = on + strlen(in) + 32;
     char *def = malloc(len);
     if (!def)
         return NULL;
-    snprintf(def, len, "%.*s.piece.perfetto-trace", (int)(ext - in), in);
+    snprintf(def, len, "%s%s%.*s.piece.perfetto-trace", into ? o->output : "",
+             into && o->output[on - 1] != '/' ? "/" : "", (int)(ext - from), from);
     if (split)
         return def;
     struct outname nm;

@@ -139,8 +139,9 @@ const struct optdef st_optdefs[] = {
      "Every piece carries the process and thread names, the clock sync and the counters' "
      "last values before it; slices cut at a boundary are closed and reopened, marked as "
      "cut. SIZE counts the trace's ftrace text; TIME runs from the range's start. Each "
-     "piece is reported with its window; --trace-events and --summary are refused with "
-     "it. With a Perfetto trace as the output the pieces are Perfetto traces."},
+     "piece is reported with its window; --trace-events, --summary and --open are refused "
+     "with it. -o DIR (a directory) writes the pieces into it under the default name. With "
+     "a Perfetto trace as the output the pieces are Perfetto traces."},
     {"output-format", 0, "FORMAT", OPT_OUTPUT_FORMAT, SEC_GENERAL, 0,
      "html (the default), json (as -j) or perfetto: with a Perfetto trace as the input, "
      "write the piece as a Perfetto trace (also chosen by -o NAME.perfetto-trace or "

@@ -10,6 +10,7 @@
 
 #include "agents/android/perfetto/pfuser.h"
 #include "lib/dynbuf.h"
+#include "lib/plat.h"
 
 #include "browser.h"
 #include "optdefs.h"
@@ -634,9 +635,36 @@ void options_free(struct st_options *o)
     o->categories = NULL;
 }
 
+/* --split -o DIR (an existing directory, or a name ending in '/'): the
+ * pieces go into it under the default name's last component. */
+static char *split_into_dir(const struct st_options *o)
+{
+    struct plat_stat st;
+    size_t n = strlen(o->output);
+    if (!(o->piece.split_bytes || o->piece.split_ns) || !n ||
+        (o->output[n - 1] != '/' && (plat_stat(o->output, &st) || st.kind != PLAT_DIR)))
+        return NULL;
+    struct st_options d = *o;
+    d.output = NULL;
+    if (d.from_file && !strcmp(d.from_file, "-"))
+        d.from_file = NULL;
+    char *def = options_output_path(&d);
+    const char *name = def ? plat_last_sep(def) : NULL;
+    name = name ? name + 1 : def;
+    size_t len = n + (def ? strlen(name) : 0) + 2;
+    char *p = def ? malloc(len) : NULL;
+    if (p)
+        snprintf(p, len, "%s%s%s", o->output, o->output[n - 1] == '/' ? "" : "/", name);
+    free(def);
+    return p;
+}
+
 char *options_output_path(const struct st_options *o)
 {
     const char *ext = o->json ? ".json" : ".html";
+    char *into = o->output ? split_into_dir(o) : NULL;
+    if (into)
+        return into;
     if (o->output) {
         size_t n = strlen(o->output) + 1;
         char *p = malloc(n);

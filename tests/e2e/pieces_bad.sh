@@ -48,6 +48,16 @@ cp p.pftrace p.orig
 run_st 2 --from-file p.pftrace --time-range=0..0.1 -o p.pftrace
 assert_contains err.txt "which the piece would replace"
 cmp -s p.pftrace p.orig || fail "the Perfetto input was changed"
+# -o a directory: a split's pieces go into it under the input's name (a
+# hidden "dir/.001" before), a single piece is refused
+mkdir d1 d2
+run_st 0 --from-file g.txt --split=4s -o d1/ -q
+[ "$(ls d1)" = "$(printf 'g.001.html\ng.002.html\ng.003.html')" ] || fail "-o d1/: $(ls -A d1)"
+run_st 0 --from-file p.pftrace --split=0.1s --output-format=perfetto -o d2 -q
+[ -s d2/p.piece.001.perfetto-trace ] || fail "-o d2 (Perfetto pieces): $(ls -A d2)"
+run_st 1 --from-file g.txt --time-range=1..2 -o d2
+assert_contains err.txt "d2: cannot write: is a directory"
+
 # a split's default names beside a whole piece of an earlier run: numbered
 # from that name, which is left alone
 echo mine >p.piece.perfetto-trace

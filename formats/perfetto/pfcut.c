@@ -77,6 +77,7 @@ void pfcut_free(struct pfcut *c)
         dynbuf_free(&c->cols[i]);
     pfclk_free(&c->clk);
     pfcut_slices_free(c);
+    pfcut_frames_free(c);
     pfcut_procs_free(c);
     free(c->hist.b);
     free(c->istr);
@@ -399,6 +400,8 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
         int i = pfcut_piece_of(c, ts, NULL);
         if (k.data == 11)
             e = pfcut_track_event(c, k.seq, ts, &i, k.dp, k.dn);
+        else if (k.data == 76)
+            e = pfcut_frame(c, k.seq, ts, &i, k.dp, k.dn);
         if (!e && i >= 0 && (same || !k.has_ts))
             e = pfcut_write(c, i, p, n);
         else if (!e && i >= 0)
@@ -499,5 +502,7 @@ enum st_err pfcut_finish(struct pfcut *c)
         return pfcut_fail(c, ST_ETRUNCATED, what);
     }
     enum st_err e = c->scanning && !c->find.name ? ST_OK : pfcut_slices_finish(c);
+    if (!e && !c->scanning)
+        e = pfcut_frames_finish(c);
     return e ? e : pfcut_flush(c);
 }

@@ -21,7 +21,8 @@
  * time on the trace's clock.  Slices that cross a piece's boundary (track
  * events; atrace B/E; irq, softirq, workqueue) are ended at its end and
  * begun again at the next one's start (track events marked cut_start /
- * cut_end), so no end lacks its begin.
+ * cut_end), so no end lacks its begin; so are the frame timeline's frames
+ * (pfcut_frames.c).
  *
  * Memory: the packet being read (PFTRACE_PACKET_MAX), what compressed
  * packets inflate to, per track the open slices (PFCUT_DEPTH deep, their

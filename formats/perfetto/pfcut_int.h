@@ -23,6 +23,18 @@
 #define PFCUT_HIST_MAX ((size_t)1 << 20)
 #define PFCUT_CPUS 1024
 
+/* A frame of the frame timeline open across pieces (pfcut_frames.c). */
+#define PFCUT_FRAMES_MAX 4096
+struct pfcut_frame {
+    uint64_t cookie;
+    uint32_t seq;               /* its start's sequence */
+    uint32_t field;             /* its start's FrameTimelineEvent field (1-4) */
+    uint32_t pos;               /* pieces begun up to its last time */
+    int closed;                 /* ... and the last of them already ended */
+    uint8_t *start;             /* the start's message (NULL: not saved) */
+    size_t n;
+};
+
 /* A slice open on a track: what begins it again in the next piece. */
 struct pfcut_open {
     uint8_t *ev;                /* the TrackEvent, or the print's "B|tgid|name" */
@@ -135,6 +147,8 @@ struct pfcut {
     uint8_t *got;               /* pieces written to by the current packet */
     struct pfcut_track *tracks;
     size_t trackcap, ntracks;
+    struct pfcut_frame *frames;     /* open frames of the frame timeline */
+    size_t nframes;
     struct pfsort *prints;      /* atrace B/E, put in time order across CPUs */
     struct pfcut_want find;
     struct pfcut_procs procs;
@@ -185,6 +199,15 @@ enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t ti
 enum st_err pfcut_pair(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
                        uint32_t field, const uint8_t *p, size_t n);
 enum st_err pfcut_slices_init(struct pfcut *c);
+/* An end exactly at a piece's start ends what the piece before holds: the
+ * piece the end goes to (or -1), and the time its track moves to. */
+int pfcut_end_at_start(const struct pfcut *c, int64_t ts, int64_t *moved);
+/* pfcut_frames.c: a FrameTimelineEvent at ts (*piece: where its packet
+ * goes; an end at a piece's start goes to the piece before). */
+enum st_err pfcut_frame(struct pfcut *c, uint32_t seq, int64_t ts, int *piece,
+                        const uint8_t *p, size_t n);
+enum st_err pfcut_frames_finish(struct pfcut *c);
+void pfcut_frames_free(struct pfcut *c);
 /* A scan: the event names of interned data that are the slice looked for. */
 void pfcut_want_interned(struct pfcut *c, struct pfcut_seq *s, const uint8_t *p, size_t n);
 enum st_err pfcut_slices_finish(struct pfcut *c);

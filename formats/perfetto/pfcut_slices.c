@@ -334,7 +334,7 @@ static void pop(struct pfcut *c, struct pfcut_track *t, int64_t ts)
 /* An end exactly at a piece's start ends a slice of the piece before
  * (when it reaches there), not one of this piece: the piece it goes to,
  * or -1, and the time the track moves to. */
-static int end_at_start(const struct pfcut *c, int64_t ts, int64_t *moved)
+int pfcut_end_at_start(const struct pfcut *c, int64_t ts, int64_t *moved)
 {
     int i = pfcut_piece_of(c, ts, NULL);
     *moved = ts;
@@ -377,7 +377,7 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int *pi
         match |= s->want_iid[i] == iid;
     int64_t moved = ts;
     if (type == 2 && !c->scanning)
-        *piece = end_at_start(c, ts, &moved);
+        *piece = pfcut_end_at_start(c, ts, &moved);
     enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, moved);
     if (type == 1) {
         push(c, t, seq, 0, has_uuid ? uuid : 0, ev, n);
@@ -400,7 +400,7 @@ static enum st_err print_sorted(void *ctx, int64_t ts, const uint8_t *p, size_t 
         return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
     t->tid = head[0];
     int64_t moved = ts;
-    int to = buf[0] == 'E' ? end_at_start(c, ts, &moved) : pfcut_piece_of(c, ts, NULL);
+    int to = buf[0] == 'E' ? pfcut_end_at_start(c, ts, &moved) : pfcut_piece_of(c, ts, NULL);
     enum st_err e = c->scanning ? ST_OK : pfcut_advance(c, t, moved);
     /* one at a piece's start: written after what was begun again there
      * (an end: in the piece before, pfcut_track_event) */

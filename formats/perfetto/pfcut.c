@@ -78,6 +78,7 @@ void pfcut_free(struct pfcut *c)
     pfclk_free(&c->clk);
     pfcut_slices_free(c);
     pfcut_frames_free(c);
+    pfcut_counters_free(c);
     pfcut_procs_free(c);
     free(c->hist.b);
     free(c->istr);
@@ -504,5 +505,7 @@ enum st_err pfcut_finish(struct pfcut *c)
     enum st_err e = c->scanning && !c->find.name ? ST_OK : pfcut_slices_finish(c);
     if (!e && !c->scanning)
         e = pfcut_frames_finish(c);
+    if (!e && !c->scanning)
+        e = pfcut_counters_finish(c);
     return e ? e : pfcut_flush(c);
 }

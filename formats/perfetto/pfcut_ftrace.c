@@ -335,6 +335,10 @@ enum st_err pfcut_bundle(struct pfcut *c, uint32_t seq, const uint8_t *pkt, size
             if (!c->scanning && body.num && !buf &&
                 (e = pfcut_pair(c, (uint32_t)cpun, seq, pid, ts, body.num, body.p, body.len)))
                 break;
+            if ((body.num == 11 || body.num == 13) &&
+                (e = pfcut_cpu_counter(c, (uint32_t)cpun, seq, pid, ts, body.num, body.p,
+                                       body.len)))
+                break;
             if (c->scanning)
                 pfcut_seen(c, ts, f.len + 3);
             else

@@ -35,6 +35,17 @@ struct pfcut_frame {
     size_t n;
 };
 
+/* A counter's last value (pfcut_counters.c). */
+#define PFCUT_COUNTERS_MAX 65536
+struct pfcut_counter {
+    uint64_t key;               /* 0: a free slot */
+    uint32_t pos;               /* pieces starting at or before its last value */
+    uint32_t cpu, seq, tid, field;
+    int64_t ts;
+    uint8_t *ev;                /* the last value's event message */
+    size_t n;
+};
+
 /* A slice open on a track: what begins it again in the next piece. */
 struct pfcut_open {
     uint8_t *ev;                /* the TrackEvent, or the print's "B|tgid|name" */
@@ -149,6 +160,8 @@ struct pfcut {
     size_t trackcap, ntracks;
     struct pfcut_frame *frames;     /* open frames of the frame timeline */
     size_t nframes;
+    struct pfcut_counter *ctrs;     /* counters' last values */
+    size_t ctrcap, nctrs;
     struct pfsort *prints;      /* atrace B/E, put in time order across CPUs */
     struct pfcut_want find;
     struct pfcut_procs procs;
@@ -190,7 +203,12 @@ enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts);
  * to the piece before (or none). */
 enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int *piece,
                               const uint8_t *ev, size_t n);
-/* An atrace print (B|..., E|...), to be read in time order. */
+/* A CPU's counter event (cpu_frequency 11, cpu_idle 13), to be read in
+ * time order with the prints (pfcut_counter). */
+enum st_err pfcut_cpu_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid,
+                              int64_t ts, uint32_t field, const uint8_t *p, size_t n);
+/* An atrace print (B|..., E|...; in a cut, any print), to be read in time
+ * order. */
 enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
                         const uint8_t *buf, size_t n);
 /* An ftrace event that begins or ends a slice of Perfetto's (irq,
@@ -208,6 +226,18 @@ enum st_err pfcut_frame(struct pfcut *c, uint32_t seq, int64_t ts, int *piece,
                         const uint8_t *p, size_t n);
 enum st_err pfcut_frames_finish(struct pfcut *c);
 void pfcut_frames_free(struct pfcut *c);
+/* pfcut_counters.c: an ftrace event in time order that may set a counter
+ * (field: its FtraceEvent field, p its message; a print, 3: its text);
+ * its last value goes again to the start of each later piece. */
+enum st_err pfcut_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
+                          uint32_t field, const uint8_t *p, size_t n);
+enum st_err pfcut_counters_finish(struct pfcut *c);
+void pfcut_counters_free(struct pfcut *c);
+/* pfcut_slices.c: an ftrace event in a bundle of its own (FtraceEventBundle
+ * { cpu, event { timestamp, pid, FIELD { body } } }) on sequence seq, to
+ * piece. */
+enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
+                                uint32_t tid, int64_t ts, uint32_t field, struct dynbuf *body);
 /* A scan: the event names of interned data that are the slice looked for. */
 void pfcut_want_interned(struct pfcut *c, struct pfcut_seq *s, const uint8_t *p, size_t n);
 enum st_err pfcut_slices_finish(struct pfcut *c);

@@ -98,20 +98,24 @@ static enum st_err tev_packet(struct pfcut *c, int piece, uint32_t seq, int64_t 
 
 /* An ftrace event in a bundle of its own, on its bundle's sequence (for
  * its kernel symbols): FtraceEventBundle { cpu, event { timestamp, pid,
- * FIELD { ... } } }. */
-static enum st_err ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
-                                 uint32_t tid, int64_t ts, uint32_t field, struct dynbuf *body)
+ * FIELD { ... } } }.  The bundle is made apart from body (which may be
+ * the scratch c->c): it held the body's bytes before, read by Perfetto as
+ * one more, broken, event. */
+enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
+                                uint32_t tid, int64_t ts, uint32_t field, struct dynbuf *body)
 {
-    struct dynbuf *ev = &c->c, *p = &c->d;
-    struct dynbuf fe;
+    struct dynbuf *p = &c->d;
+    struct dynbuf fe, ev;
     dynbuf_init(&fe, PFCUT_BEGIN_MAX * 2);
+    dynbuf_init(&ev, PFCUT_BEGIN_MAX * 2 + 32);
     dynbuf_reset(p);
     enum st_err e = pbw_uint(&fe, 1, ts < 0 ? 0 : (uint64_t)ts);
     if (!e && !(e = pbw_uint(&fe, 2, tid)) && !(e = pbw_msg(&fe, field, body)))
-        if (!(e = pbw_uint(ev, 1, cpu)) && !(e = pbw_msg(ev, 2, &fe)))
-            if (!(e = pbw_msg(p, 1, ev)) && seq)
+        if (!(e = pbw_uint(&ev, 1, cpu)) && !(e = pbw_msg(&ev, 2, &fe)))
+            if (!(e = pbw_msg(p, 1, &ev)) && seq)
                 e = pbw_uint(p, 10, seq);
     dynbuf_free(&fe);
+    dynbuf_free(&ev);
     if (e)
         return pfcut_fail(c, ST_ENOMEM, "out of memory");
     c->st.cut++;
@@ -126,7 +130,7 @@ static enum st_err print_packet(struct pfcut *c, int piece, uint32_t cpu, uint32
     dynbuf_reset(ev);
     if (pbw_bytes(ev, 2, buf, n))
         return pfcut_fail(c, ST_ENOMEM, "out of memory");
-    return ftrace_packet(c, piece, cpu, seq, tid, ts, 3, ev);
+    return pfcut_ftrace_packet(c, piece, cpu, seq, tid, ts, 3, ev);
 }
 
 /* The ends of ftrace pairs: irq_handler_entry 36 / exit 37 (irq 1),
@@ -148,7 +152,7 @@ static enum st_err pair_packet(struct pfcut *c, int piece, const struct pfcut_tr
     dynbuf_init(&body, PFCUT_BEGIN_MAX * 2);
     enum st_err e = o->ev ? pfcut_copy(&body, o->ev, o->n, drop) : ST_OK;
     if (!e)
-        e = ftrace_packet(c, piece, o->seq, o->pseq, t->tid, ts,
+        e = pfcut_ftrace_packet(c, piece, o->seq, o->pseq, t->tid, ts,
                           end ? pair_end(o->field) : o->field, &body);
     dynbuf_free(&body);
     return e == ST_EFORMAT ? pfcut_fail(c, e, "an ftrace event") : e;
@@ -391,10 +395,21 @@ enum st_err pfcut_track_event(struct pfcut *c, uint32_t seq, int64_t ts, int *pi
 static enum st_err print_sorted(void *ctx, int64_t ts, const uint8_t *p, size_t n)
 {
     struct pfcut *c = ctx;
-    uint32_t head[3];           /* tid, cpu, the bundle's sequence */
+    uint32_t head[4];           /* tid, cpu, the bundle's sequence, what */
     memcpy(head, p, sizeof(head));
     const uint8_t *buf = p + sizeof(head);
     n -= sizeof(head);
+    if (head[3])                /* a CPU's counter: its FtraceEvent field */
+        return pfcut_counter(c, head[1], head[2], head[0], ts, head[3], buf, n);
+    if (!((buf[0] == 'B' || buf[0] == 'E') && (n == 1 || buf[1] == '|'))) {
+        /* another print: one at a piece's start goes after what was begun
+         * again there (its bundle leaves it out); a counter's value goes
+         * again to later pieces */
+        int to = pfcut_piece_of(c, ts, NULL);
+        enum st_err e = pfcut_at_start(c, ts) && to >= 0 ?
+                        print_packet(c, to, head[1], head[2], head[0], ts, buf, n) : ST_OK;
+        return e ? e : pfcut_counter(c, head[1], head[2], head[0], ts, 3, buf, n);
+    }
     struct pfcut_track *t = pfcut_track(c, KEY_PRINT | head[0]);
     if (!t)
         return pfcut_fail(c, ST_ENOMEM, "more than a million tracks with slices");
@@ -459,12 +474,23 @@ enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t ti
 {
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == 0))
         n--;
-    if (!n || (buf[0] != 'B' && buf[0] != 'E') || (n > 1 && buf[1] != '|'))
-        return ST_OK;
+    int slice = n && (buf[0] == 'B' || buf[0] == 'E') && (n == 1 || buf[1] == '|');
+    if (!n || (!slice && c->scanning))
+        return ST_OK;   /* a scan wants only slices; a cut every print (print_sorted) */
     if (n > PFCUT_BEGIN_MAX)
         n = PFCUT_BEGIN_MAX;
-    uint32_t head[3] = {tid, cpu, seq};
+    uint32_t head[4] = {tid, cpu, seq, 0};
     enum st_err e = pfsort_push(c->prints, ts, head, sizeof(head), buf, n);
+    return e ? pfcut_fail(c, e, "out of memory") : ST_OK;
+}
+
+enum st_err pfcut_cpu_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid,
+                              int64_t ts, uint32_t field, const uint8_t *p, size_t n)
+{
+    if (c->scanning || n > PFCUT_BEGIN_MAX)
+        return ST_OK;
+    uint32_t head[4] = {tid, cpu, seq, field};
+    enum st_err e = pfsort_push(c->prints, ts, head, sizeof(head), p, n);
     return e ? pfcut_fail(c, e, "out of memory") : ST_OK;
 }
 

@@ -6,7 +6,9 @@ with Perfetto's own trace processor (../shared/tools/perfetto).  For each
 piece, against the original restricted to [A, B):
   - no error or data-loss stat the original lacks;
   - the same sched rows (ts, cpu, tid), counter values (ts, track, value)
-    and logcat lines (ts, message);
+    and logcat lines (ts, message); of a CPU's frequency and idle state and
+    of atrace counters also the last value before A, set again at A (unless
+    the original sets one at A);
   - every slice (of a thread, a CPU's irq, or a track event's) overlapping [A, B), once, cut to it: (max(ts, A), end
     min(end, B), name; one never ended ends at B unless B is past the
     trace's last event); a track event slice begun again at A carries the
@@ -45,6 +47,10 @@ Q = {
     'counters': "select c.ts, t.name, c.value, coalesce((select p.pid from "
                 "process_counter_track pt join process p using(upid) where pt.id = c.track_id), "
                 "'') from counter c join track t on c.track_id = t.id",
+    'carried': "select c.ts, t.name, c.value, coalesce((select p.pid from "
+               "process_counter_track pt join process p using(upid) where pt.id = c.track_id), "
+               "''), c.track_id from counter c join track t on c.track_id = t.id where t.type "
+               "in ('cpu_frequency', 'cpu_idle', 'atrace_counter') order by c.ts, c.id",
     'logs': "select l.ts, hex(l.msg), coalesce((select p.pid from thread t join process p "
             "using(upid) where t.utid = l.utid), '') from android_logs l",
     'unnamed': "select tid from thread where (name is null or name = '') and tid != 0 and "
@@ -77,6 +83,18 @@ def only(rows, pids):
     return [r[:-1] for r in rows if pids is None or r[-1] == '' or int(r[-1]) in pids]
 
 
+def carried(rows, a, pids):
+    """the counters the cutter sets again at a: each track's last value
+    before a, unless it has one at a (rows in time order)"""
+    before, at = {}, set()
+    for ts, name, value, pid, track in rows:
+        if int(ts) < a:
+            before[track] = (str(a), name, value, pid)
+        elif int(ts) == a:
+            at.add(track)
+    return only([v for t, v in before.items() if t not in at], pids)
+
+
 def check(orig, piece, a, b, last, pids):
     bad = []
     orig = dict(orig)
@@ -96,6 +114,8 @@ def check(orig, piece, a, b, last, pids):
                       sorted(set(got) - set(want))[:3]))
     for k in ('counters', 'logs'):
         want = sorted(r for r in orig[k] if inr(r[0]))
+        if k == 'counters':
+            want = sorted(want + carried(orig['carried'], a, pids))
         got = sorted(piece[k])
         if want != got:
             bad.append('%s differ: %d wanted, %d got; missing %s, extra %s'

@@ -40,8 +40,9 @@ static enum st_err frame_packet(struct pfcut *c, int piece, const struct pfcut_f
     return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
 }
 
-static enum st_err end_in(struct pfcut *c, const struct pfcut_frame *f, uint32_t k)
+static enum st_err end_in(struct pfcut *c, void *ctx, uint32_t k)
 {
+    const struct pfcut_frame *f = ctx;
     uint8_t end[12];
     size_t n = 1;
     end[0] = 0x08;              /* cookie (1), varint */
@@ -53,31 +54,18 @@ static enum st_err end_in(struct pfcut *c, const struct pfcut_frame *f, uint32_t
     return frame_packet(c, (int)k, f, c->out[k].p.end, 5, end, n);
 }
 
-static enum st_err begin_in(struct pfcut *c, const struct pfcut_frame *f, uint32_t k)
+static enum st_err begin_in(struct pfcut *c, void *ctx, uint32_t k)
 {
+    const struct pfcut_frame *f = ctx;
     return f->start ? frame_packet(c, (int)k, f, c->out[k].p.start, f->field, f->start, f->n)
                     : ST_OK;
 }
 
-/* The frame's pieces up to the one holding ts (as pfcut_advance). */
+/* The frame's pieces up to the one holding ts (as a track's slices). */
 static enum st_err advance(struct pfcut *c, struct pfcut_frame *f, int64_t ts)
 {
-    uint32_t pos;
-    int i = pfcut_piece_of(c, ts, &pos);
-    enum st_err e = ST_OK;
-    while (!e && f->pos < pos) {
-        if (f->pos >= 1 && !f->closed)
-            e = end_in(c, f, f->pos - 1);
-        f->pos++;
-        f->closed = 0;
-        if (!e)
-            e = begin_in(c, f, f->pos - 1);
-    }
-    if (!e && i < 0 && f->pos >= 1 && !f->closed) {
-        e = end_in(c, f, f->pos - 1);
-        f->closed = 1;
-    }
-    return e;
+    struct pfcut_walk w = {&f->pos, &f->closed, end_in, begin_in, f};
+    return pfcut_walk(c, &w, ts);
 }
 
 static struct pfcut_frame *find(struct pfcut *c, uint64_t cookie)

@@ -198,6 +198,18 @@ void pfcut_seen(struct pfcut *c, int64_t ts, size_t bytes);
 struct pfcut_seq *pfcut_seq(struct pfcut *c, uint32_t id);
 /* pfcut_slices.c: a track's slices around ts (in piece i, or -1). */
 struct pfcut_track *pfcut_track(struct pfcut *c, uint64_t key);
+/* What is followed across pieces (a track's slices, a frame) moving to ts:
+ * each piece it crosses the end of is ended there (end) and the next
+ * begun (begin); *pos pieces begun up to its last time, *closed the last
+ * of them ended. */
+struct pfcut_walk {
+    uint32_t *pos;
+    int *closed;
+    enum st_err (*end)(struct pfcut *c, void *ctx, uint32_t piece);
+    enum st_err (*begin)(struct pfcut *c, void *ctx, uint32_t piece);
+    void *ctx;
+};
+enum st_err pfcut_walk(struct pfcut *c, struct pfcut_walk *w, int64_t ts);
 enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts);
 /* *piece: where the event goes; an end exactly at a piece's start goes
  * to the piece before (or none). */
@@ -233,7 +245,7 @@ enum st_err pfcut_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t 
                           uint32_t field, const uint8_t *p, size_t n);
 enum st_err pfcut_counters_finish(struct pfcut *c);
 void pfcut_counters_free(struct pfcut *c);
-/* pfcut_slices.c: an ftrace event in a bundle of its own (FtraceEventBundle
+/* pfcut_out.c: an ftrace event in a bundle of its own (FtraceEventBundle
  * { cpu, event { timestamp, pid, FIELD { body } } }) on sequence seq, to
  * piece. */
 enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,

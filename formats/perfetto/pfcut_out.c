@@ -266,3 +266,29 @@ size_t pfcut_bounds(const struct pfcut *c, uint64_t bytes, int64_t *starts, size
     }
     return n;
 }
+
+/* An ftrace event in a bundle of its own, on its bundle's sequence (for
+ * its kernel symbols): FtraceEventBundle { cpu, event { timestamp, pid,
+ * FIELD { ... } } }.  The bundle is made apart from body (which may be
+ * the scratch c->c): it held the body's bytes before, read by Perfetto as
+ * one more, broken, event. */
+enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
+                                uint32_t tid, int64_t ts, uint32_t field, struct dynbuf *body)
+{
+    struct dynbuf *p = &c->d;
+    struct dynbuf fe, ev;
+    dynbuf_init(&fe, PFCUT_BEGIN_MAX * 2);
+    dynbuf_init(&ev, PFCUT_BEGIN_MAX * 2 + 32);
+    dynbuf_reset(p);
+    enum st_err e = pbw_uint(&fe, 1, ts < 0 ? 0 : (uint64_t)ts);
+    if (!e && !(e = pbw_uint(&fe, 2, tid)) && !(e = pbw_msg(&fe, field, body)))
+        if (!(e = pbw_uint(&ev, 1, cpu)) && !(e = pbw_msg(&ev, 2, &fe)))
+            if (!(e = pbw_msg(p, 1, &ev)) && seq)
+                e = pbw_uint(p, 10, seq);
+    dynbuf_free(&fe);
+    dynbuf_free(&ev);
+    if (e)
+        return pfcut_fail(c, ST_ENOMEM, "out of memory");
+    c->st.cut++;
+    return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
+}

@@ -96,32 +96,6 @@ static enum st_err tev_packet(struct pfcut *c, int piece, uint32_t seq, int64_t 
     return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
 }
 
-/* An ftrace event in a bundle of its own, on its bundle's sequence (for
- * its kernel symbols): FtraceEventBundle { cpu, event { timestamp, pid,
- * FIELD { ... } } }.  The bundle is made apart from body (which may be
- * the scratch c->c): it held the body's bytes before, read by Perfetto as
- * one more, broken, event. */
-enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
-                                uint32_t tid, int64_t ts, uint32_t field, struct dynbuf *body)
-{
-    struct dynbuf *p = &c->d;
-    struct dynbuf fe, ev;
-    dynbuf_init(&fe, PFCUT_BEGIN_MAX * 2);
-    dynbuf_init(&ev, PFCUT_BEGIN_MAX * 2 + 32);
-    dynbuf_reset(p);
-    enum st_err e = pbw_uint(&fe, 1, ts < 0 ? 0 : (uint64_t)ts);
-    if (!e && !(e = pbw_uint(&fe, 2, tid)) && !(e = pbw_msg(&fe, field, body)))
-        if (!(e = pbw_uint(&ev, 1, cpu)) && !(e = pbw_msg(&ev, 2, &fe)))
-            if (!(e = pbw_msg(p, 1, &ev)) && seq)
-                e = pbw_uint(p, 10, seq);
-    dynbuf_free(&fe);
-    dynbuf_free(&ev);
-    if (e)
-        return pfcut_fail(c, ST_ENOMEM, "out of memory");
-    c->st.cut++;
-    return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
-}
-
 /* An atrace print: PrintFtraceEvent { buf 2 }. */
 static enum st_err print_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
                                 uint32_t tid, int64_t ts, const uint8_t *buf, size_t n)
@@ -214,45 +188,54 @@ static enum st_err begin_one(struct pfcut *c, struct pfcut_track *t, struct pfcu
 /* A track's ends and begins go on one CPU (its first slice's), in stack
  * order: Perfetto keeps the order of events of one time on one CPU, not
  * across CPUs. */
-static enum st_err close_piece(struct pfcut *c, struct pfcut_track *t, uint32_t k)
+static enum st_err close_piece(struct pfcut *c, void *ctx, uint32_t k)
 {
+    struct pfcut_track *t = ctx;
     enum st_err e = ST_OK;
     for (uint32_t d = t->depth; d-- > 0 && !e;)
         e = end_one(c, t, &t->st[d], (int)k, c->out[k].p.end);
     return e;
 }
 
-static enum st_err open_piece(struct pfcut *c, struct pfcut_track *t, uint32_t k)
+static enum st_err open_piece(struct pfcut *c, void *ctx, uint32_t k)
 {
+    struct pfcut_track *t = ctx;
     enum st_err e = ST_OK;
     for (uint32_t d = 0; d < t->depth && !e; d++)
         e = begin_one(c, t, &t->st[d], (int)k, c->out[k].p.start);
     return e;
 }
 
-enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts)
+enum st_err pfcut_walk(struct pfcut *c, struct pfcut_walk *w, int64_t ts)
 {
     uint32_t pos;
     int i = pfcut_piece_of(c, ts, &pos);
     enum st_err e = ST_OK;
-    if (!t->depth) {            /* nothing open: nothing to end or begin */
-        t->pos = pos;
-        t->closed = i < 0;
-        return ST_OK;
-    }
-    while (!e && t->pos < pos) {
-        if (t->pos >= 1 && !t->closed)
-            e = close_piece(c, t, t->pos - 1);
-        t->pos++;
-        t->closed = 0;
+    while (!e && *w->pos < pos) {
+        if (*w->pos >= 1 && !*w->closed)
+            e = w->end(c, w->ctx, *w->pos - 1);
+        ++*w->pos;
+        *w->closed = 0;
         if (!e)
-            e = open_piece(c, t, t->pos - 1);
+            e = w->begin(c, w->ctx, *w->pos - 1);
     }
-    if (!e && i < 0 && t->pos >= 1 && !t->closed) {
-        e = close_piece(c, t, t->pos - 1);
-        t->closed = 1;
+    if (!e && i < 0 && *w->pos >= 1 && !*w->closed) {
+        e = w->end(c, w->ctx, *w->pos - 1);
+        *w->closed = 1;
     }
     return e;
+}
+
+enum st_err pfcut_advance(struct pfcut *c, struct pfcut_track *t, int64_t ts)
+{
+    if (!t->depth) {            /* nothing open: nothing to end or begin */
+        uint32_t pos;
+        t->closed = pfcut_piece_of(c, ts, &pos) < 0;
+        t->pos = pos;
+        return ST_OK;
+    }
+    struct pfcut_walk w = {&t->pos, &t->closed, close_piece, open_piece, t};
+    return pfcut_walk(c, &w, ts);
 }
 
 /* ---- the stacks --------------------------------------------------------- */

@@ -187,41 +187,6 @@ static size_t ts_token(const char *p, size_t n, size_t a, struct pline *l)
     return i;
 }
 
-/* The part right of "[CPU]": flags, "TS: EVENT: BODY". */
-static int right_side(const char *p, size_t n, size_t i, struct pline *l)
-{
-    size_t colon = 0;
-    for (int tok = 0; tok < 2 && !colon; tok++) {
-        while (i < n && p[i] == ' ')
-            i++;
-        if (!(colon = ts_token(p, n, i, l))) {
-            while (i < n && p[i] != ' ')
-                i++;
-        }
-    }
-    if (!colon)
-        return -1;
-    i = colon + 1;
-    while (i < n && p[i] == ' ')
-        i++;
-    size_t e = i;
-    while (e < n && p[e] != ':' && p[e] != ' ')
-        e++;
-    if (e == i || e >= n || p[e] != ':')
-        return -1;
-    l->event = p + i;
-    l->event_len = e - i;
-    e++;
-    if (e < n && p[e] == ' ')
-        e++;
-    l->body_off = e;
-    l->body = p + e;
-    while (n > e && (p[n - 1] == '\n' || p[n - 1] == '\r'))
-        n--;
-    l->body_len = n - e;
-    return 0;
-}
-
 /* The event and body after the time's ':' at colon. */
 static int event_body(const char *p, size_t n, size_t colon, struct pline *l)
 {
@@ -242,6 +207,21 @@ static int event_body(const char *p, size_t n, size_t colon, struct pline *l)
     l->body = p + e;
     l->body_len = n - e;
     return 0;
+}
+
+/* The part right of "[CPU]": flags, "TS: EVENT: BODY". */
+static int right_side(const char *p, size_t n, size_t i, struct pline *l)
+{
+    size_t colon = 0;
+    for (int tok = 0; tok < 2 && !colon; tok++) {
+        while (i < n && p[i] == ' ')
+            i++;
+        if (!(colon = ts_token(p, n, i, l))) {
+            while (i < n && p[i] != ' ')
+                i++;
+        }
+    }
+    return colon ? event_body(p, n, colon, l) : -1;
 }
 
 /* Most lines are in the kernel's own layout, `TASK-TID (TGID) [CPU] FLGS

@@ -303,19 +303,29 @@ static int te_kept(const struct pfcut *c, const struct pfcut_seq *s, uint32_t se
     return pfcut_track_kept(c, seq, uuid);
 }
 
-/* --process: process stats of the kept processes only. */
+/* --process: process stats of the kept processes only (their last ones
+ * set again at a later piece's start, pfcut_counters.c). */
 static enum st_err stats_kept(struct pfcut *c, const uint8_t *p, size_t n, const struct pkt *k,
                               int64_t ts)
 {
+    static const uint64_t drop[2] = {1ull << 9, 0};
     size_t kept;
     int i = pfcut_piece_of(c, ts, NULL);
-    if (i < 0)
-        return ST_OK;
     enum st_err e = pfcut_procs_stats(c, k->dp, k->dn, &c->a, &kept);
     if (e)
         return pfcut_fail(c, ST_ENOMEM, "out of memory");
-    return kept ? pfcut_repacket(c, i, p, n, 9, (const uint8_t *)c->a.data, c->a.len, ts, 1)
-                : ST_OK;
+    if (!kept)
+        return ST_OK;
+    dynbuf_reset(&c->b);
+    if ((e = pfcut_copy(&c->b, p, n, drop)) ||
+        (e = pbw_bytes(&c->b, 9, (const uint8_t *)c->a.data, c->a.len)))
+        return pfcut_fail(c, e == ST_EFORMAT ? e : ST_ENOMEM,
+                          e == ST_EFORMAT ? "a packet" : "out of memory");
+    if (k->has_ts && (e = pfcut_stats_packet(c, k->seq, 9, ts, (const uint8_t *)c->b.data,
+                                             c->b.len)))
+        return e;
+    return i >= 0 ? pfcut_repacket(c, i, p, n, 9, (const uint8_t *)c->a.data, c->a.len, ts, 1)
+                  : ST_OK;
 }
 
 static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth)
@@ -398,10 +408,12 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
     else if (k.data == 9 && c->procs.active)
         e = stats_kept(c, p, n, &k, ts);
     else {
+        if (k.has_ts)
+            e = pfcut_stats_packet(c, k.seq, k.data, ts, p, n);
         int i = pfcut_piece_of(c, ts, NULL);
-        if (k.data == 11)
+        if (!e && k.data == 11)
             e = pfcut_track_event(c, k.seq, ts, &i, k.dp, k.dn);
-        else if (k.data == 76)
+        else if (!e && k.data == 76)
             e = pfcut_frame(c, k.seq, ts, &i, k.dp, k.dn);
         if (!e && i >= 0 && (same || !k.has_ts))
             e = pfcut_write(c, i, p, n);

@@ -8,7 +8,10 @@
  * "C|tgid|name|value", by tgid and name), each written again as an ftrace
  * event of its own on its CPU and sequence at the piece's start.  They
  * come through the prints' sort (pfcut_slices.c), in time order within
- * its window (a value older than the last one seen is not carried).  Memory:
+ * its window (a value older than the last one seen is not carried).  And
+ * the polled counters' packets (process stats, system stats, battery
+ * counters): a sequence's last packet of each kind again at the piece's
+ * start, its time moved, without sequence state.  Memory:
  * PFCUT_COUNTERS_MAX counters, each its last event (PFCUT_BEGIN_MAX).
  */
 #include "pfcut_int.h"
@@ -20,6 +23,25 @@
 #include "pbw.h"
 
 #define KEY_PRINT (1ull << 63)
+#define KEY_PACKET (1ull << 62)
+#define PACKET 1000                 /* field: a TracePacket of data field - PACKET */
+
+/* A saved packet at ts, without its time, clock and sequence state
+ * (sequence flags, interned data, defaults, the two cleared flags). */
+static enum st_err packet_at(struct pfcut *c, int piece, const uint8_t *p, size_t n, int64_t ts)
+{
+    static const uint64_t drop[2] = {1ull << 8 | 1ull << 12 | 1ull << 13 | 1ull << 41 |
+                                     1ull << 58 | 1ull << 59, 1ull << (87 - 64)};
+    dynbuf_reset(&c->d);
+    enum st_err e = pfcut_copy(&c->d, p, n, drop);
+    if (!e && !(e = pbw_uint(&c->d, 8, ts < 0 ? 0 : (uint64_t)ts)))
+        e = pbw_uint(&c->d, 58, c->clk.trace_clock);
+    if (e)
+        return pfcut_fail(c, e == ST_EFORMAT ? e : ST_ENOMEM,
+                          e == ST_EFORMAT ? "a packet" : "out of memory");
+    c->st.cut++;
+    return pfcut_write(c, piece, (const uint8_t *)c->d.data, c->d.len);
+}
 
 static size_t slot(uint64_t key, size_t cap)
 {
@@ -70,6 +92,10 @@ static enum st_err carry(struct pfcut *c, struct pfcut_counter *v, uint32_t to)
     for (; v->pos < to && !e; v->pos++) {
         if (!v->ev)
             continue;
+        if (v->field >= PACKET) {
+            e = packet_at(c, (int)v->pos, v->ev, v->n, c->out[v->pos].p.start);
+            continue;
+        }
         dynbuf_reset(&body);
         if (v->field == 3 ? pbw_bytes(&body, 2, v->ev, v->n) : dynbuf_add(&body, v->ev, v->n))
             e = pfcut_fail(c, ST_ENOMEM, "out of memory");
@@ -112,7 +138,8 @@ enum st_err pfcut_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t 
                           uint32_t field, const uint8_t *p, size_t n)
 {
     uint64_t key = field == 3 ? (pfcut_tid_kept(c, tid) ? print_key(p, n) : 0)
-                 : field == 11 || field == 13 ? cpu_key(field, p, n) : 0;
+                 : field == 11 || field == 13 ? cpu_key(field, p, n)
+                 : field >= PACKET ? KEY_PACKET | (uint64_t)(field - PACKET) << 32 | seq : 0;
     if (!key || c->scanning || ts == INT64_MIN)
         return ST_OK;
     struct pfcut_counter *v = counter(c, key);
@@ -127,7 +154,7 @@ enum st_err pfcut_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t 
     enum st_err e = carry(c, v, before);
     pfcut_piece_of(c, ts, &upto);
     v->pos = upto;
-    if (e || n > PFCUT_BEGIN_MAX)
+    if (e || n > PFCUT_BEGIN_MAX * 4)
         return e;
     uint8_t *ev = realloc(v->ev, n ? n : 1);
     if (!ev)
@@ -141,6 +168,14 @@ enum st_err pfcut_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t 
     v->tid = tid;
     v->field = field;
     return ST_OK;
+}
+
+enum st_err pfcut_stats_packet(struct pfcut *c, uint32_t seq, uint32_t data, int64_t ts,
+                               const uint8_t *p, size_t n)
+{
+    if (data != 7 && data != 9 && data != 38)
+        return ST_OK;
+    return n > PFCUT_BEGIN_MAX * 4 ? ST_OK : pfcut_counter(c, 0, seq, 0, ts, PACKET + data, p, n);
 }
 
 enum st_err pfcut_counters_finish(struct pfcut *c)

@@ -243,6 +243,10 @@ void pfcut_frames_free(struct pfcut *c);
  * its last value goes again to the start of each later piece. */
 enum st_err pfcut_counter(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t tid, int64_t ts,
                           uint32_t field, const uint8_t *p, size_t n);
+/* A packet of polled counters (data: its TracePacket field: sys_stats 7,
+ * process_stats 9, battery 38; others are ignored) at ts. */
+enum st_err pfcut_stats_packet(struct pfcut *c, uint32_t seq, uint32_t data, int64_t ts,
+                               const uint8_t *p, size_t n);
 enum st_err pfcut_counters_finish(struct pfcut *c);
 void pfcut_counters_free(struct pfcut *c);
 /* pfcut_out.c: an ftrace event in a bundle of its own (FtraceEventBundle

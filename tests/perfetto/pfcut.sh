@@ -97,8 +97,9 @@ done
 run_st 0 --from-file cut.pftrace --time-range=0.46..1.31 --process=com.example.app \
     -o p.perfetto-trace
 $CHECK --pids 100 cut.pftrace out.txt >check.txt || { cat check.txt; fail "--process differs"; }
-# counters: 34 in the range and the CPU frequency set before it, again at its start
-grep -q "sched 259, slices 38 of which 2 marked cut, counters 35, logs 8" check.txt ||
+# counters: 34 in the range, and the CPU frequency, RSS and oom_score_adj set
+# before it again at its start
+grep -q "sched 259, slices 38 of which 2 marked cut, counters 37, logs 8" check.txt ||
     { cat check.txt; fail "--process=com.example.app: not what was expected"; }
 run_st 0 --from-file cut.pftrace --process=200 -o p.perfetto-trace
 $CHECK --pids 200 cut.pftrace out.txt >check.txt || { cat check.txt; fail "--process=200 differs"; }

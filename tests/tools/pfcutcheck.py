@@ -6,9 +6,10 @@ with Perfetto's own trace processor (../shared/tools/perfetto).  For each
 piece, against the original restricted to [A, B):
   - no error or data-loss stat the original lacks;
   - the same sched rows (ts, cpu, tid), counter values (ts, track, value)
-    and logcat lines (ts, message); of a CPU's frequency and idle state and
-    of atrace counters also the last value before A, set again at A (unless
-    the original sets one at A);
+    and logcat lines (ts, message); of a CPU's frequency and idle state, of
+    atrace counters and of polled ones (process and system stats, battery)
+    also the last value before A, set again at A (unless the original sets
+    one at A);
   - every slice (of a thread, a CPU's irq, or a track event's) overlapping [A, B), once, cut to it: (max(ts, A), end
     min(end, B), name; one never ended ends at B unless B is past the
     trace's last event); a track event slice begun again at A carries the
@@ -50,7 +51,9 @@ Q = {
     'carried': "select c.ts, t.name, c.value, coalesce((select p.pid from "
                "process_counter_track pt join process p using(upid) where pt.id = c.track_id), "
                "''), c.track_id from counter c join track t on c.track_id = t.id where t.type "
-               "in ('cpu_frequency', 'cpu_idle', 'atrace_counter') order by c.ts, c.id",
+               "in ('cpu_frequency', 'cpu_idle', 'atrace_counter', 'process_memory', "
+               "'oom_score_adj', 'meminfo', 'vmstat', 'battery_counter') "
+               "order by c.ts, c.id",
     'logs': "select l.ts, hex(l.msg), coalesce((select p.pid from thread t join process p "
             "using(upid) where t.utid = l.utid), '') from android_logs l",
     'unnamed': "select tid from thread where (name is null or name = '') and tid != 0 and "

@@ -211,6 +211,8 @@ int devrun_start(struct devrun *d, const struct viewer *v)
     d->c.raw_path = d->res.raw;
     d->c.page = d->res.w;
     d->res.device = d->c.serial;
+    d->res.model = d->c.model;
+    d->res.release = d->c.release;
     if (d->res.sum)
         summary_set_device(d->res.sum, d->c.model, d->c.release);
     if (d->several) {

@@ -36,6 +36,7 @@ struct run {
     struct piece_window win;
     int out_failed;             /* an output could not be written (not the cut) */
     int sigfd;                  /* --from-file: to serve a piece to Perfetto; else -1 */
+    struct piece_dev dev;       /* a live capture's device, for the summary */
 };
 
 /* An output that cannot be written: said, and remembered, so that a live
@@ -207,8 +208,10 @@ static int one_piece(struct run *r, const char *out)
         goto done;
     }
     if (open_trace_events(o, w, &te) ||
-        sumreport_open(o->summary, !o->quiet, w, NULL, 0, &sum))
+        sumreport_open(o->summary, r->dev.show, w, NULL, 0, &sum))
         goto done;
+    if (sum && r->dev.model)
+        summary_set_device(sum, r->dev.model, r->dev.release);
     if (cut_into(r, &r->win, w, out, &kept))
         goto done;
     if (!kept) {
@@ -222,7 +225,7 @@ static int one_piece(struct run *r, const char *out)
     report_splits(o, w);
     report_written(o, out);
     rc = commit_trace_events(o, te);
-    if (sumreport_commit(sum, o->summary, !o->quiet, NULL, NULL))
+    if (sumreport_commit(sum, o->summary, r->dev.show, r->dev.prefix, r->dev.device))
         rc = EXIT_ERROR;
 done:
     tw_free(w);
@@ -401,7 +404,7 @@ static int write_pieces(struct run *r, const char *out)
 
 int piece_from_file(const struct st_options *o)
 {
-    struct run r = {.o = o};
+    struct run r = {.o = o, .dev = {.show = !o->quiet}};
     struct outname name = {0};
     char err[512];
     int rc = EXIT_ERROR, partial = 0;
@@ -434,9 +437,9 @@ done:
 }
 
 int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out,
-                    int *out_failed)
+                    const struct piece_dev *dev, int *out_failed)
 {
-    struct run r = {.o = o, .sigfd = -1};   /* the capture opens what it wrote */
+    struct run r = {.o = o, .sigfd = -1, .dev = *dev};  /* the capture opens what it wrote */
     int rc = EXIT_ERROR;
     if (split_refused(o))
         return EXIT_ERROR;

@@ -20,11 +20,19 @@
 /* --from-file with a piece; an exit code (cli.h). */
 int piece_from_file(const struct st_options *o);
 
+/* Who a live piece came from, for its summary (strings may be NULL). */
+struct piece_dev {
+    const char *prefix;         /* before each summary line ("SERIAL: ") */
+    const char *device;         /* the summary JSON's "device" */
+    const char *model, *release;
+    int show;                   /* print the summary's lines */
+};
+
 /* A capture's result written whole at tmp_json (TW_JSON) becomes the
  * piece at out (HTML or JSON as o asks), with the tees o asks for;
  * prints its errors; an exit code. */
 /* out_failed: set when the failure was writing an output, not the cut. */
 int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out,
-                    int *out_failed);
+                    const struct piece_dev *dev, int *out_failed);
 
 #endif

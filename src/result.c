@@ -112,9 +112,9 @@ int result_open_viewer(const struct st_options *o, const char *raw_ext,
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->raw, err);
         return EXIT_ERROR;
     }
+    r->sum_show = show_summary >= 0 ? show_summary : !o->quiet;
     if (piece)
         return EXIT_OK;     /* the summary and --trace-events come with the piece */
-    r->sum_show = show_summary >= 0 ? show_summary : !o->quiet;
     /* --rows: a summary for the rows, its lines shown only as asked */
     if (sumreport_open(o->summary, r->sum_show || o->rows, r->w, o->categories, o->ncategories,
                        &r->sum))
@@ -151,7 +151,8 @@ static int commit_piece(const struct st_options *o, struct result *r)
         return EXIT_ERROR;
     }
     int out_failed = 0;
-    int rc = piece_of_result(o, r->piece_tmp, r->out, &out_failed);
+    struct piece_dev dev = {r->sum_prefix, r->device, r->model, r->release, r->sum_show};
+    int rc = piece_of_result(o, r->piece_tmp, r->out, &dev, &out_failed);
     /* kept unless standard output failed: a reader that went away (head -c1)
      * asked for no file, as without a piece */
     if (rc && !(out_failed && !strcmp(r->out, "-")))

@@ -25,6 +25,7 @@ struct result {
                              * is quiet but for them) */
     const char *sum_prefix; /* before each line ("SERIAL: "), or NULL */
     const char *device;     /* the JSON's "device" */
+    const char *model, *release;    /* the device's, for a piece's summary */
     char *piece_tmp;        /* a piece (issue 35): the whole capture goes
                              * here first (JSON), the piece to out at the end */
 };

@@ -66,6 +66,15 @@ for s in "$A" "$B"; do
     grep -q "^$s: CPU busy" out.txt || fail "no CPU line for $s"
     [ -s "m-$(safe "$s").json" ] || fail "no --summary file for $s"
 done
+# the same with a piece of each capture: the piece's summary, prefixed,
+# its JSON naming the device
+run_st 0 -e "$A" -e "$B" -t 2 --time-range=0.5..1.5 -o mp.html sched gfx --summary mp.json
+for s in "$A" "$B"; do
+    grep -q "^$s: Trace: 1.0 s" out.txt || { cat out.txt; fail "no piece summary for $s"; }
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["device"] == sys.argv[2] and d["device_model"] == "SystraceSim", d' \
+        "mp-$(safe "$s").json" "$s" || fail "the piece's --summary file for $s"
+done
 # conversions: a trace without sched events says so; -q says nothing
 need_corpus atrace
 run_st 0 --from-file "$CORPUS/atrace/systrace_test_data/decompressed_atrace_data.txt" -o c.html

@@ -458,8 +458,10 @@ enum st_err pfcut_print(struct pfcut *c, uint32_t cpu, uint32_t seq, uint32_t ti
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == 0))
         n--;
     int slice = n && (buf[0] == 'B' || buf[0] == 'E') && (n == 1 || buf[1] == '|');
-    if (!n || (!slice && c->scanning))
-        return ST_OK;   /* a scan wants only slices; a cut every print (print_sorted) */
+    int counter = n > 1 && buf[0] == 'C' && buf[1] == '|';
+    if (!n || (!slice && (c->scanning || !(counter || pfcut_at_start(c, ts)))))
+        return ST_OK;   /* a scan wants only slices; a cut also counters and what
+                         * its bundle leaves out (print_sorted) */
     if (n > PFCUT_BEGIN_MAX)
         n = PFCUT_BEGIN_MAX;
     uint32_t head[4] = {tid, cpu, seq, 0};

@@ -102,7 +102,7 @@ static enum st_err make_tmp(struct outfile *o)
         snprintf(o->tmp, n, "%s.tmp.XXXXXX", o->target.dest);
     else
         snprintf(o->tmp, n, "%s%csystrace-out.XXXXXX", dir, PLAT_SEP);
-    o->fd = plat_mkstemp(o->tmp);
+    o->fd = plat_mkstemp_listed(o->tmp);
     if (o->fd < 0) {
         int err = errno;
         free(o->tmp);
@@ -113,7 +113,6 @@ static enum st_err make_tmp(struct outfile *o)
                  strerror(err));
         return o->err = ST_EIO;
     }
-    tmpfiles_add(o->tmp);
     if (o->target.kind == OUTPATH_FILE) {
         /* mkstemp makes 0600: a new file gets the umask's mode, a replaced
          * one keeps its own (and its owner, where we may set it) */

@@ -155,6 +155,9 @@ int plat_rename(const char *from, const char *to);
 int plat_rename_noreplace(const char *from, const char *to);
 /* mkstemp: TEMPLATE ends in XXXXXX; binary, close-on-exec, mode 0600. */
 int plat_mkstemp(char *tmpl);
+/* plat_mkstemp, the file then on the tmpfiles list, with no signal between
+ * the two (a Ctrl-C an instant after the file appears leaves none). */
+int plat_mkstemp_listed(char *tmpl);
 ssize_t plat_pread(int fd, void *p, size_t n, uint64_t off);
 ssize_t plat_pwrite(int fd, const void *p, size_t n, uint64_t off);
 int plat_ftruncate(int fd, uint64_t size);

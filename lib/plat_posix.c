@@ -7,6 +7,7 @@
 #include "plat.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -176,6 +177,24 @@ int plat_mkstemp(char *tmpl)
     int fd = mkstemp(tmpl);
     if (fd >= 0)
         fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+}
+
+int plat_mkstemp_listed(char *tmpl)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);     /* no handler on this thread */
+    if (tmpfiles_hold()) {                      /* ... and none waits on another */
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        errno = EINTR;
+        return -1;                              /* the process is ending */
+    }
+    int fd = plat_mkstemp(tmpl);
+    if (fd >= 0)
+        tmpfiles_add(tmpl);     /* a full list: as before, the file unlisted */
+    tmpfiles_release();
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     return fd;
 }
 

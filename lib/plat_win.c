@@ -310,6 +310,21 @@ int plat_rename_noreplace(const char *from, const char *to)
     return move(from, to, 0);
 }
 
+/* Console control events run on a thread of their own; the list takes
+ * the name at once (there is no mask to set). */
+int plat_mkstemp_listed(char *tmpl)
+{
+    if (tmpfiles_hold()) {
+        errno = EINTR;
+        return -1;              /* the process is ending */
+    }
+    int fd = plat_mkstemp(tmpl);
+    if (fd >= 0)
+        tmpfiles_add(tmpl);
+    tmpfiles_release();
+    return fd;
+}
+
 int plat_mkstemp(char *tmpl)
 {
     size_t n = strlen(tmpl);

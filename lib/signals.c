@@ -27,7 +27,7 @@ static void *volatile emergency_ctx;
 
 static void exit_now(enum plat_sig sig)
 {
-    tmpfiles_unlink_all();
+    tmpfiles_close();
     if (atomic_load(&serving)) {
         say("\nsystrace: interrupted again; stopped serving, the output is kept\n");
         plat_exit_now(0);

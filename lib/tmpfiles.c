@@ -40,6 +40,36 @@ void tmpfiles_forget(const char *path)
     }
 }
 
+/* Files being made, not yet listed, and whether the process is ending:
+ * a maker counts itself in and then looks at closing, the closer sets
+ * closing and then waits for the count (sequentially consistent atomics:
+ * one of the two sees the other). */
+static _Atomic int making, closing;
+
+int tmpfiles_hold(void)
+{
+    atomic_fetch_add(&making, 1);
+    if (atomic_load(&closing)) {
+        atomic_fetch_sub(&making, 1);
+        return -1;
+    }
+    return 0;
+}
+
+void tmpfiles_release(void)
+{
+    atomic_fetch_sub(&making, 1);
+}
+
+void tmpfiles_close(void)
+{
+    atomic_store(&closing, 1);
+    /* bounded: the maker may be the thread this handler interrupted */
+    for (long spin = 0; atomic_load(&making) > 0 && spin < 100000000L; spin++)
+        ;
+    tmpfiles_unlink_all();
+}
+
 void tmpfiles_unlink_all(void)
 {
     for (int i = 0; i < SLOTS; i++)

@@ -16,7 +16,16 @@
 int tmpfiles_add(const char *path);
 /* Forget PATH (after its owner removed or renamed it). */
 void tmpfiles_forget(const char *path);
+/* A file is being made to be remembered (between hold and release), maybe
+ * on another thread than a signal's handler: tmpfiles_close waits for it
+ * to be listed.  hold is -1 once closing began: make no file then. */
+int tmpfiles_hold(void);
+void tmpfiles_release(void);
 /* Unlink every remembered file.  Async-signal-safe. */
 void tmpfiles_unlink_all(void);
+/* The process ends: no more files are made (tmpfiles_hold), those being
+ * made are waited for (bounded), then every remembered one is unlinked.
+ * Async-signal-safe. */
+void tmpfiles_close(void);
 
 #endif

@@ -55,13 +55,12 @@ static const char *input_name(const struct st_options *o)
 static int make_tmp(struct run *r)
 {
     snprintf(r->tmp, sizeof(r->tmp), "%s/systrace-piece-XXXXXX", plat_tmpdir());
-    int fd = plat_mkstemp(r->tmp);
+    int fd = plat_mkstemp_listed(r->tmp);
     if (fd < 0) {
         fprintf(stderr, "systrace: %s: cannot write a temporary file\n", plat_tmpdir());
         return -1;
     }
     close(fd);
-    tmpfiles_add(r->tmp);
     r->have_tmp = 1;
     return 0;
 }
@@ -303,7 +302,9 @@ static int fan_pass(struct run *r, const struct outname *names, const int64_t *a
         if (!p[i].kept)
             continue;           /* a window without events: no piece */
         path = names[first + i].path;
+        tmpfiles_add(path);     /* an interrupted split leaves no piece (pieces()) */
         if (tw_commit(p[i].w)) {
+            tmpfiles_forget(path);
             out_error(r, path, tw_errtext(p[i].w));
             rc = EXIT_ERROR;
         } else {
@@ -346,6 +347,8 @@ static int pieces(struct run *r, const char *out)
         fprintf(stderr, "systrace: out of memory\n");
     for (size_t i = 0; i < n && !rc; i += PIECEFAN_MAX)
         rc = fan_pass(r, names, at, i, n - i < PIECEFAN_MAX ? n - i : PIECEFAN_MAX, done, &k);
+    for (size_t i = 0; i < k; i++)
+        tmpfiles_forget(names[done[i]].path);   /* complete: ours to keep or remove */
     if (rc || !k) {             /* nothing half-written */
         for (size_t i = 0; i < k; i++)
             plat_unlink(names[done[i]].path);

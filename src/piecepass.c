@@ -156,11 +156,15 @@ static enum st_err piece_close(void *ctx, unsigned n, int64_t lo, int64_t hi, ui
         s->done[0].hi = hi;
         return ST_OK;           /* committed at the end, with its tees */
     }
-    if (tw_commit(s->w))
+    /* listed before it appears: an interrupted split leaves no piece, even
+     * one renamed into place an instant before (its name was free) */
+    tmpfiles_add(s->cur.path);
+    if (tw_commit(s->w)) {
+        tmpfiles_forget(s->cur.path);
         return out_error(s, s->cur.path, tw_errtext(s->w));
+    }
     tw_free(s->w);
     s->w = NULL;
-    tmpfiles_add(s->cur.path);  /* an interrupted split leaves no piece */
     struct written *d = &s->done[s->ndone++];
     d->name = s->cur;
     memset(&s->cur, 0, sizeof(s->cur));

@@ -61,7 +61,7 @@ static int open_piece(const struct st_options *o, struct result *r)
     }
     snprintf(r->piece_tmp, n, "%s.tmp.XXXXXX", whole);
     free(whole);
-    int fd = plat_mkstemp(r->piece_tmp);
+    int fd = plat_mkstemp_listed(r->piece_tmp);
     if (fd < 0) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->piece_tmp, strerror(errno));
         free(r->piece_tmp);
@@ -69,7 +69,6 @@ static int open_piece(const struct st_options *o, struct result *r)
         return EXIT_ERROR;
     }
     close(fd);
-    tmpfiles_add(r->piece_tmp);
     enum st_err e = tw_open(r->piece_tmp, TW_JSON, NULL, &r->w);
     if (e) {
         fprintf(stderr, "systrace: %s: cannot write: %s\n", r->piece_tmp,

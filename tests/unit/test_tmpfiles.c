@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include "lib/plat.h"
 #include "lib/tmpfiles.h"
 
 static char dir[] = "/tmp/tmpfiles-test.XXXXXX";
@@ -59,6 +60,23 @@ static void full_list_and_reuse(void **st)
     assert_int_equal(tmpfiles_add(longp), -1);  /* too long to keep: said, not cut */
 }
 
+/* Last: the process ends.  A file made with plat_mkstemp_listed is on the
+ * list; once closing began none is made, and the listed ones are gone. */
+static void close_makes_no_more(void **st)
+{
+    (void)st;
+    char a[128], b[128];
+    snprintf(a, sizeof(a), "%s/made.XXXXXX", dir);
+    int fd = plat_mkstemp_listed(a);
+    assert_true(fd >= 0);
+    close(fd);
+    tmpfiles_close();
+    assert_int_equal(access(a, F_OK), -1);
+    snprintf(b, sizeof(b), "%s/late.XXXXXX", dir);
+    assert_int_equal(plat_mkstemp_listed(b), -1);
+    assert_int_equal(tmpfiles_hold(), -1);
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -78,6 +96,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(remembered_are_removed),
         cmocka_unit_test(full_list_and_reuse),
+        cmocka_unit_test(close_makes_no_more),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

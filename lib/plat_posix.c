@@ -378,10 +378,7 @@ int plat_tmpfile_open(char *path, size_t n)
         errno = ENAMETOOLONG;
         return -1;
     }
-    int fd = plat_mkstemp(path);
-    if (fd >= 0)
-        tmpfiles_add(path);
-    return fd;
+    return plat_mkstemp_listed(path);
 }
 
 void plat_tmpfile_done(int fd, const char *path)

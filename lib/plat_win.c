@@ -601,10 +601,7 @@ int plat_is_absolute(const char *path)
 int plat_tmpfile_open(char *path, size_t n)
 {
     snprintf(path, n, "%s\\systrace-input.XXXXXX", plat_tmpdir());
-    int fd = plat_mkstemp(path);
-    if (fd >= 0)
-        tmpfiles_add(path);
-    return fd;
+    return plat_mkstemp_listed(path);
 }
 
 void plat_tmpfile_done(int fd, const char *path)

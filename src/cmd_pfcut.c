@@ -93,16 +93,6 @@ static void secs(char *s, size_t n, int64_t ns)
              (int)((ns < 0 ? -ns : ns) % 1000000000 / 1000000));
 }
 
-/* a + b, held at the ends of int64_t */
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 /* ns as seconds, exactly (what --time-range=ts: takes) */
 static const char *ts_text(int64_t ns, char *s, size_t n)
 {
@@ -119,7 +109,7 @@ static int range_of(const struct st_options *o, const struct pfcut *scan, int64_
     const struct pfcut_span *sp = pfcut_span(scan);
     const struct piece_spec *ps = &o->piece;
     *start = sp->first;
-    *end = sat_add(sp->last, 1);
+    *end = piece_sat_add(sp->last, 1);
     if (ps->range == PIECE_SLICE) {
         int64_t b, e;
         uint64_t count;
@@ -129,16 +119,16 @@ static int range_of(const struct st_options *o, const struct pfcut *scan, int64_
                     (unsigned long long)count, count == 1 ? "" : "s", ps->slice);
             return -1;
         }
-        *start = sat_add(b, -ps->margin_ns);
-        *end = sat_add(sat_add(e, ps->margin_ns), 1);
+        *start = piece_sat_add(b, -ps->margin_ns);
+        *end = piece_sat_add(piece_sat_add(e, ps->margin_ns), 1);
     } else if (ps->range != PIECE_ALL && ps->end_ns <= ps->start_ns) {
         fprintf(stderr, "systrace: --time-range: the range is empty (its end is not after "
                         "its start)\n");
         return -1;
     } else if (ps->range == PIECE_REL) {
-        *start = sat_add(sp->first, ps->start_ns);
+        *start = piece_sat_add(sp->first, ps->start_ns);
         if (ps->end_ns != INT64_MAX)
-            *end = sat_add(sp->first, ps->end_ns);
+            *end = piece_sat_add(sp->first, ps->end_ns);
     } else if (ps->range == PIECE_TS) {
         *start = ps->start_ns;
         if (ps->end_ns != INT64_MAX)
@@ -146,8 +136,8 @@ static int range_of(const struct st_options *o, const struct pfcut *scan, int64_
     }
     if (*start < sp->first)
         *start = sp->first;
-    if (*end > sat_add(sp->last, 1))
-        *end = sat_add(sp->last, 1);
+    if (*end > piece_sat_add(sp->last, 1))
+        *end = piece_sat_add(sp->last, 1);
     if (*start < *end)
         return 0;
     char a[48], b[48], c[48];
@@ -164,7 +154,7 @@ static size_t starts_of(const struct st_options *o, const struct pfcut *scan, in
 {
     size_t n = 0;
     if (o->piece.split_ns) {
-        for (int64_t t = start; t < end; t = sat_add(t, o->piece.split_ns)) {
+        for (int64_t t = start; t < end; t = piece_sat_add(t, o->piece.split_ns)) {
             if (n == PFCUT_PIECES_MAX)
                 return 0;
             st[n++] = t;

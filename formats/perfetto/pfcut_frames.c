@@ -26,18 +26,11 @@
 static enum st_err frame_packet(struct pfcut *c, int piece, const struct pfcut_frame *f,
                                 int64_t ts, uint32_t field, const uint8_t *body, size_t n)
 {
-    struct dynbuf *ev = &c->c, *p = &c->d;
+    struct dynbuf *ev = &c->c;
     dynbuf_reset(ev);
-    dynbuf_reset(p);
-    enum st_err e = pbw_bytes(ev, field, body, n);
-    if (!e && !(e = pbw_uint(p, 10, f->seq)) &&
-        !(e = pbw_uint(p, 8, ts < 0 ? 0 : (uint64_t)ts)) &&
-        !(e = pbw_uint(p, 58, c->clk.trace_clock)))
-        e = pbw_msg(p, 76, ev);
-    if (e)
+    if (pbw_bytes(ev, field, body, n))
         return pfcut_fail(c, ST_ENOMEM, "out of memory");
-    c->st.cut++;
-    return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
+    return pfcut_timed_packet(c, piece, f->seq, ts, 76, ev);
 }
 
 static enum st_err end_in(struct pfcut *c, void *ctx, uint32_t k)

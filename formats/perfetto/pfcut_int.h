@@ -249,6 +249,11 @@ enum st_err pfcut_stats_packet(struct pfcut *c, uint32_t seq, uint32_t data, int
                                const uint8_t *p, size_t n);
 enum st_err pfcut_counters_finish(struct pfcut *c);
 void pfcut_counters_free(struct pfcut *c);
+/* pfcut_out.c: a packet of our own at ts on the trace's clock, on sequence
+ * seq, holding msg as its field (track event 11, frame timeline 76), to
+ * piece. */
+enum st_err pfcut_timed_packet(struct pfcut *c, int piece, uint32_t seq, int64_t ts,
+                               uint32_t field, struct dynbuf *msg);
 /* pfcut_out.c: an ftrace event in a bundle of its own (FtraceEventBundle
  * { cpu, event { timestamp, pid, FIELD { body } } }) on sequence seq, to
  * piece. */

@@ -292,3 +292,19 @@ enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32
     c->st.cut++;
     return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
 }
+
+enum st_err pfcut_timed_packet(struct pfcut *c, int piece, uint32_t seq, int64_t ts,
+                               uint32_t field, struct dynbuf *msg)
+{
+    struct dynbuf *p = &c->d;
+    dynbuf_reset(p);
+    enum st_err e = pbw_uint(p, 10, seq);
+    if (!e && !(e = pbw_uint(p, 8, ts < 0 ? 0 : (uint64_t)ts)))
+        e = pbw_uint(p, 58, c->clk.trace_clock);
+    if (!e)
+        e = pbw_msg(p, field, msg);
+    if (e)
+        return pfcut_fail(c, ST_ENOMEM, "out of memory");
+    c->st.cut++;
+    return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
+}

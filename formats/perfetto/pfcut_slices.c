@@ -83,17 +83,7 @@ static enum st_err annotation(struct dynbuf *b, const char *name)
 static enum st_err tev_packet(struct pfcut *c, int piece, uint32_t seq, int64_t ts,
                               struct dynbuf *ev)
 {
-    struct dynbuf *p = &c->d;
-    dynbuf_reset(p);
-    enum st_err e = pbw_uint(p, 10, seq);
-    if (!e && !(e = pbw_uint(p, 8, ts < 0 ? 0 : (uint64_t)ts)))
-        e = pbw_uint(p, 58, c->clk.trace_clock);
-    if (!e)
-        e = pbw_msg(p, 11, ev);
-    if (e)
-        return pfcut_fail(c, ST_ENOMEM, "out of memory");
-    c->st.cut++;
-    return pfcut_write(c, piece, (const uint8_t *)p->data, p->len);
+    return pfcut_timed_packet(c, piece, seq, ts, 11, ev);
 }
 
 /* An atrace print: PrintFtraceEvent { buf 2 }. */

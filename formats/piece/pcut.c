@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/numfmt.h"
 #include "lib/plat.h"
 #include "pcut_int.h"
 
@@ -322,16 +323,9 @@ static enum st_err other_line(struct pcut *c, const char *p, size_t n, const str
  * one per counter line). */
 static size_t mark_key(char *k, size_t kn, const struct pmark *m, int cookie)
 {
-    char num[24];
-    size_t nn = 0, w = 0;
-    uint64_t v = m->pid < 0 ? 1 : (uint64_t)m->pid;     /* -1: not given */
-    if (m->pid < 0)
-        k[w++] = '-';
-    do
-        num[nn++] = (char)('0' + v % 10);
-    while ((v /= 10));
-    while (nn && w < kn - 1)
-        k[w++] = num[--nn];
+    char num[NUMFMT_MAX];
+    size_t nn = numfmt_i64(num, m->pid), w = nn < kn - 1 ? nn : kn - 1;
+    memcpy(k, num, w);
     const char *parts[3] = {m->name, m->last, NULL};
     size_t lens[3] = {m->name_len, cookie ? m->last_len : 0, 0};
     for (int i = 0; i < 1 + !!cookie; i++) {

@@ -35,15 +35,6 @@ int pcut_span(const struct pcut *c, int64_t *first, int64_t *last, int64_t *lo, 
     return c->seen;
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 /* The first event: the whole window in the trace's clock. */
 static void whole_window(struct pcut *c, int64_t ts)
 {
@@ -54,8 +45,8 @@ static void whole_window(struct pcut *c, int64_t ts)
     c->lo_all = INT64_MIN;
     c->hi_all = INT64_MAX;
     if (s->range == PIECE_REL) {
-        c->lo_all = sat_add(ts, s->start_ns);
-        c->hi_all = s->end_ns == INT64_MAX ? INT64_MAX : sat_add(ts, s->end_ns);
+        c->lo_all = piece_sat_add(ts, s->start_ns);
+        c->hi_all = s->end_ns == INT64_MAX ? INT64_MAX : piece_sat_add(ts, s->end_ns);
     } else if (s->range == PIECE_TS) {
         c->lo_all = s->start_ns;
         c->hi_all = s->end_ns;

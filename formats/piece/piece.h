@@ -42,6 +42,16 @@ struct piece_spec {
     int64_t split_ns;               /* --split=DURATION; 0: not by time */
 };
 
+/* a + b held at the ends of int64_t: a range's times far past a trace's */
+static inline int64_t piece_sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
 /* Anything to cut at all (a range, processes or a split)? */
 static inline int piece_active(const struct piece_spec *s)
 {

@@ -200,7 +200,6 @@ static enum st_err ff_pf_begin(struct ff *f)
         return ee;
     pftrace_set_frames(f->pf, frame_fact, f);
     if (f->pf_live) {       /* the page begins in live_open */
-        pftrace_set_live(f->pf);
         f->pf_scan = pftrace_new();
         dynbuf_init(&f->pf_pending, LIVE_PENDING_MAX);
         return f->pf_scan ? ST_OK : ST_ENOMEM;

@@ -108,17 +108,28 @@ static const char *thread_name(const struct pftrace *t, uint32_t tid)
     return *s ? s : "<unknown>";
 }
 
-/* Built in a local buffer: names are at most PFN_NAME - 1 bytes, numbers
- * at most 20 digits, so 128 bytes always hold it. */
-static void prefix(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts)
+/* A name's byte as the line shows it: '-' would end the task's name, and
+ * a line end inside a line would end the line. */
+static char name_byte(char c)
 {
-    char buf[128], *q = buf;
+    return c == '-' ? '_' : c == '\n' || c == '\r' ? ' ' : c;
+}
+
+/* The thread's part of the prefix (struct pf_head), built: names are at
+ * most PFN_NAME - 1 bytes, numbers at most 10 digits. */
+static const struct pf_head *head_of(struct pftrace *t, uint32_t tid)
+{
+    struct pf_head *h = &t->head[tid % PF_HEADS];
+    uint64_t g = pfnames_gen(t->names), sg = pfnames_gen(t->scan_names);
+    if (h->len && h->tid == tid && h->gen == g && h->scan_gen == sg)
+        return h;
+    char *q = h->s;
     const char *name = thread_name(t, tid);
     size_t len = strlen(name);
     for (size_t i = len; i < 16; i++)
         *q++ = ' ';
     for (size_t i = 0; i < len; i++)
-        *q++ = name[i] == '-' ? '_' : name[i];
+        *q++ = name_byte(name[i]);
     *q++ = '-';
     char *at = q;
     q = put_int(q, tid, 0, ' ');
@@ -135,7 +146,24 @@ static void prefix(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts)
         for (int i = 0; i < 5; i++)
             *q++ = '-';
     memcpy(q, ") [", 3);
-    q = put_int(q + 3, cpu, 3, '0');
+    h->len = (uint32_t)(q + 3 - h->s);
+    h->tid = tid;
+    h->gen = g;
+    h->scan_gen = sg;
+    return h;
+}
+
+/* The line's start, built in a local buffer after the thread's part: the
+ * CPU, the time (40 bytes at most) and " EVENT:" (names of the table are
+ * short; a longer one is added on its own). */
+static void begin(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts, const char *name,
+                  size_t nlen)
+{
+    const struct pf_head *h = head_of(t, tid);
+    char buf[PF_HEAD_MAX + 48 + 64], *q = buf + h->len;
+    t->line_at = t->out.len;
+    memcpy(buf, h->s, h->len);
+    q = put_int(q, cpu, 3, '0');
     memcpy(q, "] .... ", 7);
     q += 7;
     int64_t secs = ts / 1000000000, micros = (ts - secs * 1000000000) / 1000;
@@ -148,17 +176,16 @@ static void prefix(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts)
     *q++ = '.';
     q = put_int(q, (uint64_t)micros, 6, '0');
     *q++ = ':';
-    dynbuf_add(&t->line, buf, (size_t)(q - buf));
-}
-
-static void begin(struct pftrace *t, uint32_t tid, uint32_t cpu, int64_t ts, const char *name,
-                  size_t nlen)
-{
-    dynbuf_reset(&t->line);
-    prefix(t, tid, cpu, ts);
-    dynbuf_addc(&t->line, ' ');
-    dynbuf_add(&t->line, name, nlen);
-    dynbuf_addc(&t->line, ':');
+    *q++ = ' ';
+    if (nlen <= 62) {
+        memcpy(q, name, nlen);
+        q[nlen] = ':';
+        dynbuf_add(&t->out, buf, (size_t)(q + nlen + 1 - buf));
+        return;
+    }
+    dynbuf_add(&t->out, buf, (size_t)(q - buf));
+    dynbuf_add(&t->out, name, nlen);
+    dynbuf_addc(&t->out, ':');
 }
 
 static void blank_out(char *p, size_t n, int c)
@@ -167,18 +194,12 @@ static void blank_out(char *p, size_t n, int c)
         *q++ = ' ';
 }
 
-static enum st_err end(struct pftrace *t)
+/* Line ends, CRs and NULs inside a line become spaces. */
+static void blank_controls(char *p, size_t n)
 {
-    blank_out(t->line.data, t->line.len, '\n');
-    blank_out(t->line.data, t->line.len, '\r');
-    blank_out(t->line.data, t->line.len, '\0');
-    enum st_err e = dynbuf_addc(&t->line, '\n');
-    if (!e)
-        e = dynbuf_add(&t->out, t->line.data, t->line.len);
-    if (e)
-        return pf_efail(t, e, "an ftrace line over 1 MB");
-    t->st.lines++;
-    return t->out.len >= PF_OUT_CHUNK ? pf_flush_out(t) : ST_OK;
+    blank_out(p, n, '\n');
+    blank_out(p, n, '\r');
+    blank_out(p, n, '\0');
 }
 
 static enum st_err body_error(struct pftrace *t, enum st_err e, const char *name, int64_t ts)
@@ -188,6 +209,27 @@ static enum st_err body_error(struct pftrace *t, enum st_err e, const char *name
                        (long long)ts);
     return pf_efail(t, ST_EFORMAT, "malformed Perfetto trace: a %s event at %lld ns cannot "
                    "be read", name, (long long)ts);
+}
+
+/* The line built since begin() ends (e: its body's error), as a line of
+ * at most PF_LINE_MAX bytes with its LF; blank: it may hold bytes of the
+ * trace that are no names (else names came through name_byte). */
+static enum st_err end(struct pftrace *t, enum st_err e, const char *name, int64_t ts,
+                       int blank)
+{
+    size_t n = t->out.len - t->line_at;
+    if (!e && n >= PF_LINE_MAX)
+        e = ST_ETOOBIG;
+    if (!e)
+        e = dynbuf_addc(&t->out, '\n');
+    if (e) {
+        t->out.len = t->line_at;
+        return body_error(t, e, name, ts);
+    }
+    if (blank)
+        blank_controls(t->out.data + t->line_at, n);
+    t->st.lines++;
+    return t->out.len >= PF_OUT_CHUNK ? pf_flush_out(t) : ST_OK;
 }
 
 /* ---- full events that change state ---------------------------------------- */
@@ -326,20 +368,28 @@ static enum st_err event_line(struct pftrace *t, int64_t ts, const struct pfrec 
         return body_error(t, ST_EFORMAT, name, ts);
     begin(t, tid, r->cpu, ts, name, nlen);
     pfksym_use(t->ksym, r->aux);
-    enum st_err e = pfevent_format(&t->ev, r->id, p, n, &t->line);
-    return e ? body_error(t, e, name, ts) : end(t);
+    return end(t, pfevent_format(&t->ev, r->id, p, n, &t->out), name, ts, 1);
 }
 
 /* ---- compact sched -------------------------------------------------------- */
+
+/* A comm of n bytes into dst (PFN_NAME): to its first NUL (where the
+ * line's C string would end), line ends as spaces, so that the line needs
+ * no blanking (end). */
+static void comm_copy(char *dst, const char *src, size_t n)
+{
+    size_t i = 0;
+    for (; i < n && i < PFN_NAME - 1 && src[i]; i++)
+        dst[i] = src[i] == '\n' || src[i] == '\r' ? ' ' : src[i];
+    dst[i] = '\0';
+}
 
 static enum st_err cswitch(struct pftrace *t, int64_t ts, const struct pfrec *r,
                            const uint8_t *comm, size_t cn)
 {
     struct pf_cpu *c = &t->cpu[r->cpu];
     char next[PFN_NAME], prev[PFN_NAME];
-    size_t l = cn < PFN_NAME - 1 ? cn : PFN_NAME - 1;
-    memcpy(next, comm, l);
-    next[l] = '\0';
+    comm_copy(next, (const char *)comm, cn);
     pfnames_thread(t->names, r->pid, (const char *)comm, cn, PFN_FTRACE);
     if (!c->known) {
         /* no prev_* for the first switch on a CPU: Perfetto drops it */
@@ -348,14 +398,11 @@ static enum st_err cswitch(struct pftrace *t, int64_t ts, const struct pfrec *r,
         return ST_OK;
     }
     const char *pn = pfnames_name(t->names, c->pid);
-    size_t pl = strnlen(pn, sizeof(prev) - 1);  /* not snprintf: every switch */
-    memcpy(prev, pn, pl);
-    prev[pl] = '\0';
+    comm_copy(prev, pn, strnlen(pn, sizeof(prev) - 1));     /* not snprintf: every switch */
     struct pf_switch s = {prev, c->pid, c->prio, r->state, next, r->pid, r->prio};
     begin(t, c->pid, r->cpu, ts, "sched_switch", 12);
     *c = (struct pf_cpu){1, r->pid, r->prio};
-    enum st_err e = pfevent_sched_switch(&t->ev, &s, &t->line);
-    return e ? body_error(t, e, "sched_switch", ts) : end(t);
+    return end(t, pfevent_sched_switch(&t->ev, &s, &t->out), "sched_switch", ts, 0);
 }
 
 static enum st_err cwaking(struct pftrace *t, int64_t ts, const struct pfrec *r,
@@ -367,13 +414,10 @@ static enum st_err cwaking(struct pftrace *t, int64_t ts, const struct pfrec *r,
         return ST_OK;
     }
     char name[PFN_NAME];
-    size_t l = cn < PFN_NAME - 1 ? cn : PFN_NAME - 1;
-    memcpy(name, comm, l);
-    name[l] = '\0';
+    comm_copy(name, (const char *)comm, cn);
     struct pf_waking w = {name, r->pid, (uint16_t)r->prio, (uint16_t)r->aux};
     begin(t, c->pid, r->cpu, ts, "sched_waking", 12);
-    enum st_err e = pfevent_sched_waking(&t->ev, &w, &t->line);
-    return e ? body_error(t, e, "sched_waking", ts) : end(t);
+    return end(t, pfevent_sched_waking(&t->ev, &w, &t->out), "sched_waking", ts, 0);
 }
 
 /* A packet for the trace events (pfstage_push_tev), on this thread. */

@@ -35,6 +35,7 @@ struct pfnames {
     struct dynbuf cmdlines;
     uint64_t dropped;
     size_t longest;         /* slots the longest insertion visited */
+    uint64_t gen;           /* changes of a thread's name or tgid */
 };
 
 struct pfnames *pfnames_new(void)
@@ -112,6 +113,7 @@ static int grow_th(struct pfnames *n)
     free(n->th);
     n->th = t;
     n->capth = cap;
+    n->gen++;
     return 0;
 }
 
@@ -136,11 +138,14 @@ static struct pfn_thread *get_th(struct pfnames *n, uint32_t tid)
     t->used = 1;
     t->tid = tid;
     n->nth++;
+    n->gen++;
     return t;
 }
 
-static void set_name(struct pfn_thread *t, const char *name, size_t len, int prio)
+static void set_name(struct pfnames *n, struct pfn_thread *t, const char *name, size_t len,
+                     int prio)
 {
+    n->gen++;
     if (len >= PFN_NAME)
         len = PFN_NAME - 1;
     if (len)
@@ -160,7 +165,7 @@ void pfnames_thread(struct pfnames *n, uint32_t tid, const char *name, size_t le
         return;
     struct pfn_thread *t = get_th(n, tid);
     if (t)
-        set_name(t, name, len, prio);
+        set_name(n, t, name, len, prio);
 }
 
 void pfnames_new_thread(struct pfnames *n, uint32_t tid, const char *name, size_t len,
@@ -169,15 +174,22 @@ void pfnames_new_thread(struct pfnames *n, uint32_t tid, const char *name, size_
     struct pfn_thread *t = get_th(n, tid);
     if (!t)
         return;
-    set_name(t, name, len, PFN_FTRACE);
+    set_name(n, t, name, len, PFN_FTRACE);
     t->tgid = tgid;
 }
 
 void pfnames_set_tgid(struct pfnames *n, uint32_t tid, uint32_t tgid)
 {
     struct pfn_thread *t = get_th(n, tid);
-    if (t)
+    if (t && t->tgid != tgid) {
         t->tgid = tgid;
+        n->gen++;
+    }
+}
+
+uint64_t pfnames_gen(const struct pfnames *n)
+{
+    return n->gen;
 }
 
 const char *pfnames_name(const struct pfnames *n, uint32_t tid)

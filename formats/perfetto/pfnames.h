@@ -45,6 +45,9 @@ void pfnames_set_tgid(struct pfnames *n, uint32_t tid, uint32_t tgid);
 /* "" when unknown; valid until the next change. */
 const char *pfnames_name(const struct pfnames *n, uint32_t tid);
 uint32_t pfnames_tgid(const struct pfnames *n, uint32_t tid);
+/* Changes with every change of a thread's name or tgid: what was read
+ * of them still holds while it stays. */
+uint64_t pfnames_gen(const struct pfnames *n);
 
 /* A process seen start (task_newtask without CLONE_THREAD): named by its
  * main thread's name in the dump until a process tree gives its cmdline. */

@@ -3,10 +3,12 @@
  * (PFS_BLOCK bytes, allocated as needed up to the bound); a block is used
  * again once every record in it has been handed on, so nothing is ever
  * moved.  Records too big for a block get their own allocation, counted in
- * the same bound.  The index keeps the records not yet handed on: a sorted
- * run (what a flush left) and the records pushed since, which a flush
- * merge-sorts and merges into the run (a buffer of the index's size; no
- * allocation per flush).
+ * the same bound.  The index keeps the records not yet handed on, from
+ * `start`: a sorted run (what a flush left) and the records pushed since,
+ * which a flush merge-sorts and merges into the run's tail: only from
+ * where the first of them goes (a buffer of the index's size; no
+ * allocation per flush).  Records are handed on from the run's front by
+ * moving `start`; the index moves down only when its end is reached.
  */
 #include "pfsort.h"
 
@@ -35,7 +37,7 @@ struct pfsort {
     size_t bytes, max;      /* bytes held in blocks and big records */
     size_t big;             /* bytes of big records */
     struct pfs_rec *rec, *tmp;
-    size_t nrec, nsorted, caprec, maxrec;
+    size_t start, nrec, nsorted, caprec, maxrec;   /* rec[start, start + nrec) */
     uint64_t seq, late;
     size_t step;            /* eager: hand on once half the bound + step are held */
     int64_t last;
@@ -68,7 +70,7 @@ void pfsort_free(struct pfsort *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->nrec; i++)
+    for (size_t i = s->start; i < s->start + s->nrec; i++)
         if (s->rec[i].blk < 0)
             free(s->rec[i].p);
     for (size_t i = 0; i < s->nblk; i++)
@@ -123,44 +125,66 @@ static void release(struct pfsort *s, const struct pfs_rec *r)
         b->used = 0;
 }
 
+/* The first of a[0, n) that x goes before. */
+static size_t upper(const struct pfs_rec *a, size_t n, const struct pfs_rec *x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (before(x, &a[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* Sort, hand on records until at least `want` bytes went or only `keep`
  * records are left.  The new records are sorted, then merged with the
- * run: the merge hands on from its front and keeps only the rest (in
- * tmp, which becomes the index), so a record handed on is never copied
- * and the rest are not moved down afterwards (that copying was most of
- * the sort's time). */
+ * run's tail from where the first of them goes (Perfetto's bundles are
+ * recent: the tail is short), so each flush costs what it hands on and
+ * what came since, not the whole window (an eager sort flushes every
+ * PF_SORT_STEP records). */
 static enum st_err flush(struct pfsort *s, size_t want, size_t keep)
 {
-    size_t na = s->nsorted, nb = s->nrec - s->nsorted, i = 0, j = 0, k = 0, done = 0;
-    size_t gone = 0;
-    const struct pfs_rec *a = s->rec, *b = s->rec + s->nsorted;
-    msort(s->rec + s->nsorted, s->tmp, nb);
+    struct pfs_rec *a = s->rec + s->start, *b = a + s->nsorted;
+    size_t na = s->nsorted, nb = s->nrec - s->nsorted, done = 0, gone = 0;
+    msort(b, s->tmp, nb);
+    if (na && nb && before(&b[0], &a[na - 1])) {
+        size_t p = upper(a, na, &b[0]);
+        merge(a + p, na - p, b, nb, s->tmp);
+        memcpy(a + p, s->tmp, (na - p + nb) * sizeof(*a));
+    }
+    s->nsorted = s->nrec;
     enum st_err e = ST_OK;
-    int on = 1;
-    while (i < na || j < nb) {
-        const struct pfs_rec *r = j == nb || (i < na && !before(&b[j], &a[i])) ? &a[i++]
-                                                                               : &b[j++];
-        on = on && !e && (gone < want || !done) && s->nrec - done > keep;
-        if (!on) {
-            s->tmp[k++] = *r;
-            continue;
-        }
+    while (done < s->nrec && !e && (gone < want || !done) && s->nrec - done > keep) {
+        const struct pfs_rec *r = &a[done++];
         e = s->emit(s->ctx, r->ts, r->p, r->len);
         gone += r->len;
         s->last = r->ts;
         s->emitted = 1;
         release(s, r);
-        done++;
     }
-    struct pfs_rec *t = s->rec;
-    s->rec = s->tmp;
-    s->tmp = t;
-    s->nrec = s->nsorted = k;
+    s->start += done;
+    s->nrec -= done;
+    s->nsorted -= done;
+    if (!s->nrec)
+        s->start = 0;
     return e;
+}
+
+/* The index's records to its front, for room at its end. */
+static void compact(struct pfsort *s)
+{
+    if (!s->start)
+        return;
+    memmove(s->rec, s->rec + s->start, s->nrec * sizeof(*s->rec));
+    s->start = 0;
 }
 
 static enum st_err grow_index(struct pfsort *s)
 {
+    compact(s);
     size_t cap = s->caprec ? s->caprec * 2 : 1024;
     if (cap > s->maxrec)
         cap = s->maxrec;
@@ -235,6 +259,8 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
     if (n > s->max / 4)
         return ST_ETOOBIG;
     enum st_err e = ST_OK;
+    if (s->start + s->nrec == s->caprec)
+        compact(s);
     if (s->nrec == s->caprec && s->caprec < s->maxrec && (e = grow_index(s)))
         return e;
     /* blocks made so far plus big records stay within the bound: each
@@ -251,6 +277,8 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
     }
     if (!e && s->step && s->nrec >= s->maxrec / 2 + s->step)
         e = flush(s, SIZE_MAX, s->maxrec / 2);
+    if (s->start + s->nrec == s->caprec)
+        compact(s);     /* the flushes above moved start */
     struct pfs_rec r = {ts, s->seq++, NULL, (uint32_t)n, -1};
     if (!e && n > s->bsize / 4) {
         e = (r.p = malloc(n)) ? ST_OK : ST_ENOMEM;
@@ -271,7 +299,7 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
     if (bn)
         memcpy(r.p + hn, body, bn);
     s->bytes += n;
-    s->rec[s->nrec++] = r;
+    s->rec[s->start + s->nrec++] = r;
     return ST_OK;
 }
 

@@ -36,8 +36,9 @@ enum st_err pfsort_push(struct pfsort *s, int64_t ts, const void *head, size_t h
  * down to half the bound, instead of when it is full: a late record gets
  * the same window as before (half the bound), but pfsort_finish has at
  * most half the bound plus a step left to sort and hand on, not up to all
- * of it.  For a conversion that runs while the trace is recorded, where
- * that last part is what the user waits for after the stop. */
+ * of it, and records flow on in steps rather than half the window at
+ * once (a consumer on another thread is kept busy).  The Perfetto reader
+ * always sorts so (PF_SORT_STEP). */
 void pfsort_set_eager(struct pfsort *s, size_t step);
 /* Everything left, in order. */
 enum st_err pfsort_finish(struct pfsort *s);

@@ -40,7 +40,6 @@ struct pftrace *pftrace_new(void)
         return NULL;
     dynbuf_init(&t->pkt, PFTRACE_PACKET_MAX);
     dynbuf_init(&t->infl, PFTRACE_INFLATE_MAX);
-    dynbuf_init(&t->line, PF_LINE_MAX);
     dynbuf_init(&t->out, PF_OUT_CHUNK + PF_LINE_MAX + 64);
     t->scan_names = pfnames_new();
     t->names = pfnames_new();
@@ -54,6 +53,7 @@ struct pftrace *pftrace_new(void)
         return NULL;
     }
     pfnames_thread(t->names, 0, "swapper", 7, PFN_FIXED);
+    pfsort_set_eager(t->sort, PF_SORT_STEP);
     return t;
 }
 
@@ -66,7 +66,6 @@ void pftrace_free(struct pftrace *t)
         inflateEnd(&t->z);
     dynbuf_free(&t->pkt);
     dynbuf_free(&t->infl);
-    dynbuf_free(&t->line);
     dynbuf_free(&t->out);
     pfnames_free(t->scan_names);
     pfnames_free(t->names);
@@ -538,16 +537,6 @@ enum st_err pftrace_scan_finish(struct pftrace *t)
     t->scanned = 1;
     begin_pass(t, 0);
     return ST_OK;
-}
-
-/* Records handed on per eager flush: small enough that the end's
- * remainder stays near half the window, large enough that the merges
- * (the window's sorted half each time) stay a few per cent of the work. */
-#define PF_LIVE_STEP ((size_t)32 << 10)
-
-void pftrace_set_live(struct pftrace *t)
-{
-    pfsort_set_eager(t->sort, PF_LIVE_STEP);
 }
 
 void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx)

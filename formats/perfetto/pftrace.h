@@ -63,10 +63,6 @@ enum st_err pftrace_scan_finish(struct pftrace *t);
 
 /* Pass 2: lines (each ending "\n") to write. */
 void pftrace_set_output(struct pftrace *t, st_write_fn write, void *ctx);
-/* The trace is fed while it is recorded: lines are handed on as soon as
- * the sort window allows, so little is left for pftrace_finish
- * (pfsort_set_eager; the same window for events that arrive late). */
-void pftrace_set_live(struct pftrace *t);
 /* Packets of other data (track events, descriptors: pftev.h) as
  * trace-event JSON objects to write, beside the lines; without this
  * they are only counted.  They are converted on the formatting thread:

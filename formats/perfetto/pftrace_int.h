@@ -21,6 +21,13 @@
 #define PF_INTERN_MAX 65536     /* compact sched intern table entries */
 #define PF_LINE_MAX ((size_t)1 << 20)
 #define PF_OUT_CHUNK ((size_t)256 << 10)
+/* Records the sort hands on at a time (pfsort_set_eager), once half its
+ * window is held: a flow the formatting thread keeps up with (the whole
+ * half at once left it idle while the window filled again: 15% of a
+ * conversion's time), and at a trace's end little is left to sort while
+ * the user waits (a recording read as it is written).  Smaller steps
+ * cost more merging than they save. */
+#define PF_SORT_STEP ((size_t)16 << 10)
 
 /* What the sort holds: a header, then the event's message or a comm.
  * PFR_TEV goes to the formatting thread unsorted: a struct pftev_pkt,
@@ -41,6 +48,18 @@ struct pf_cpu {
     int known;
     uint32_t pid;
     int32_t prio;
+};
+
+/* "NAME-TID (TGID) [": a thread's part of a line's prefix, kept while
+ * the names stay as they were (pfnames_gen): the names' lookups, the
+ * name's length and its copy were a tenth of the formatting thread. */
+#define PF_HEADS 256
+#define PF_HEAD_MAX 72      /* 31 + '-' + 10 + " (" + 10 + ") [" */
+struct pf_head {
+    uint64_t gen, scan_gen;
+    uint32_t tid;
+    uint32_t len;           /* 0: nothing kept */
+    char s[PF_HEAD_MAX];
 };
 
 /* Framing of the file's top level (field 1: a packet). */
@@ -71,12 +90,14 @@ struct pftrace {
     struct pfnames *scan_names; /* pass 1's, for the dump */
     struct pfnames *names;      /* pass 2's, as Perfetto's thread table evolves */
     struct pf_cpu *cpu;
+    struct pf_head head[PF_HEADS];  /* by tid, on the formatting thread */
     struct pfevent_ctx ev;
     struct pfksym *ksym;        /* interned kernel symbols */
     uint32_t ksym_scope;        /* the current packet's (pfksym_scope) */
     int have_uname;
     struct pfsort *sort;
-    struct dynbuf line, out;
+    struct dynbuf out;          /* lines, each built in place at its end */
+    size_t line_at;             /* where the line being built begins */
     st_write_fn write;
     void *wctx;
     uint64_t kinds[8];          /* packets of other data sources, for a message */

@@ -174,11 +174,10 @@ static enum st_err event(struct pcut *c, const char *p, size_t n, int64_t ts,
 
 /* Most lines are sched events that change nothing a piece carries over
  * (marks and a CPU's counters do): their time is all that is needed. */
-static int glance(const char *p, size_t n, int64_t *ts)
+static int glance_only(const struct pline *l)
 {
-    const char *ev;
-    return !pline_glance(p, n, ts, &ev) && ev[0] != 't' &&
-           !(ev[0] == 'c' && ev[1] == 'p' && ev[2] == 'u' && ev[3] == '_');
+    const char *ev = l->event;
+    return ev[0] != 't' && !(ev[0] == 'c' && l->event_len >= 4 && !memcmp(ev, "cpu_", 4));
 }
 
 static enum st_err stream_line(void *ctx, const char *p, size_t n, int whole)
@@ -189,10 +188,15 @@ static enum st_err stream_line(void *ctx, const char *p, size_t n, int whole)
         return c->open ? pcut_put_line(c, p, n) : ST_OK;
     if (c->past)
         return cpu_marker(p, n) ? restart(c, p, n) : ST_OK;
-    int64_t ts;
-    if (c->seen && glance(p, n, &ts))
-        return event(c, p, n, ts, NULL);
-    if (pline_parse(p, n, &l))
+    int rc;
+    if (c->seen && !pline_glance(p, n, &l)) {
+        if (glance_only(&l))
+            return event(c, p, n, l.ts_ns, NULL);
+        rc = pline_parse_rest(p, n, &l);
+    } else {
+        rc = pline_parse(p, n, &l);
+    }
+    if (rc)
         return other_line(c, p, n);
     enum st_err e = event(c, p, n, l.ts_ns, &l);
     /* the clock sync begins the pieces after this one (this one has it) */

@@ -11,6 +11,54 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PLINE_WORDS 1
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static uint64_t load8(const char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+/* The first byte of the word that is zero: its bit 7 set in the result
+ * (borrows make false ones only above a true one). */
+static uint64_t zero_bytes(uint64_t x)
+{
+    return (x - ONES) & ~x & HIGHS;
+}
+#endif
+
+/* The index of the first byte of p[i, n) other than c, or n. */
+static size_t skip_byte(const char *p, size_t i, size_t n, char c)
+{
+#ifdef PLINE_WORDS
+    for (uint64_t x; i + 8 <= n; i += 8)
+        if ((x = load8(p + i) ^ ONES * (unsigned char)c))
+            return i + (size_t)__builtin_ctzll(x) / 8;
+#endif
+    while (i < n && p[i] == c)
+        i++;
+    return i;
+}
+
+/* The index of the first c or d in p[i, n), or n. */
+static size_t find_byte2(const char *p, size_t i, size_t n, char c, char d)
+{
+#ifdef PLINE_WORDS
+    for (uint64_t x, z; i + 8 <= n; i += 8) {
+        x = load8(p + i);
+        if ((z = zero_bytes(x ^ ONES * (unsigned char)c) | zero_bytes(x ^ ONES * (unsigned char)d)))
+            return i + (size_t)__builtin_ctzll(z) / 8;
+    }
+#endif
+    while (i < n && p[i] != c && p[i] != d)
+        i++;
+    return i;
+}
+
 /* Digits of p[a, b) as a number; -1 if none or not all digits. */
 static int64_t digits(const char *p, size_t a, size_t b)
 {
@@ -145,14 +193,69 @@ static int left_side(const char *p, size_t end, struct pline *l)
     return 0;
 }
 
+#ifdef PLINE_WORDS
+/* Eight bytes read at once, the first in the lowest: how many lead as
+ * digits.  A byte's carry reaches only bytes after a non-digit. */
+static unsigned lead_digits(uint64_t x)
+{
+    const uint64_t hi = 0xf0f0f0f0f0f0f0f0ull, three = 0x3030303030303030ull;
+    uint64_t bad = ((x & hi) ^ three) | (((x + 0x0606060606060606ull) & hi) ^ three);
+    return bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+}
+
+/* The value of the k (1..8) leading digits of x, pairs then fours
+ * folded by multiplication. */
+static uint64_t digits8(uint64_t x, unsigned k)
+{
+    unsigned shift = 8 * (8 - k);
+    x = (x << shift) - (0x3030303030303030ull << shift);
+    x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
+    x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull;
+    return (x * 10000 + (x >> 32)) & 0xffffffffull;
+}
+
+/* "SEC.FRAC:" with at most 7 digits on each side, as ftrace writes its
+ * seconds: both read eight bytes at a time; 0 for any other. */
+static size_t ts_words(const char *p, size_t n, size_t a, struct pline *l,
+                       const int64_t *scale)
+{
+    if (a + 16 > n)
+        return 0;
+    uint64_t x = load8(p + a), y;
+    unsigned ks = lead_digits(x);
+    if (!ks || ks == 8 || p[a + ks] != '.')
+        return 0;
+    size_t d = a + ks + 1;
+    y = load8(p + d);
+    unsigned kf = lead_digits(y);
+    size_t i = d + kf;
+    if (!kf || kf == 8 || p[i] != ':' || (p[i + 1] != ' ' && p[i + 1] != '\n' && p[i + 1] != '\r'))
+        return 0;
+    l->ts_ns = (int64_t)digits8(x, ks) * 1000000000 + (int64_t)digits8(y, kf) * scale[kf];
+    l->ts_off = a;
+    l->ts_len = i - a;
+    return i;
+}
+#else
+static size_t ts_words(const char *p, size_t n, size_t a, struct pline *l,
+                       const int64_t *scale)
+{
+    (void)p, (void)n, (void)a, (void)l, (void)scale;
+    return 0;
+}
+#endif
+
 /* "SEC.FRAC:" of at most 12 + 9 digits read in one go (the common
  * case); its end (the ':'), or 0 to read it the long way. */
 static size_t ts_quick(const char *p, size_t n, size_t a, struct pline *l)
 {
     static const int64_t scale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
                                       10000, 1000, 100, 10, 1};
-    size_t i = a;
+    size_t i = ts_words(p, n, a, l, scale);
+    if (i)
+        return i;
     int64_t s = 0, f = 0;
+    i = a;
     while (i < n && is_digit(p[i]) && i - a < 12)
         s = s * 10 + (p[i++] - '0');
     if (i == a || i >= n || p[i] != '.')
@@ -190,12 +293,7 @@ static size_t ts_token(const char *p, size_t n, size_t a, struct pline *l)
 /* The event and body after the time's ':' at colon. */
 static int event_body(const char *p, size_t n, size_t colon, struct pline *l)
 {
-    size_t i = colon + 1;
-    while (i < n && p[i] == ' ')
-        i++;
-    size_t e = i;
-    while (e < n && p[e] != ':' && p[e] != ' ')
-        e++;
+    size_t i = skip_byte(p, colon + 1, n, ' '), e = find_byte2(p, i, n, ':', ' ');
     if (e == i || e >= n || p[e] != ':')
         return -1;
     l->event = p + i;
@@ -226,13 +324,13 @@ static int right_side(const char *p, size_t n, size_t i, struct pline *l)
 
 /* Most lines are in the kernel's own layout, `TASK-TID (TGID) [CPU] FLGS
  * SEC.USEC: EVENT: BODY` with three CPU digits and four flags.  Its first
- * '[' begins "[CPU] FLGS SEC.USEC:": its index (the time read, the ':' at
+ * '[' (none before start) begins "[CPU] FLGS SEC.USEC:": its index (the time read, the ':' at
  * *colon), or 0 for another shape. */
-static size_t kernel_head(const char *p, size_t n, struct pline *l, size_t *colon)
+static size_t kernel_head(const char *p, size_t n, size_t start, struct pline *l,
+                          size_t *colon)
 {
-    const char *b = memchr(p, '[', n < 96 ? n : 96);
-    size_t i = b ? (size_t)(b - p) : 0, j;
-    if (i < 3 || i + 20 > n || !is_digit(p[i + 1]) || !is_digit(p[i + 2]) ||
+    size_t lim = n < 96 ? n : 96, i = find_byte2(p, start, lim, '[', '['), j;
+    if (i >= lim || i < 3 || i + 20 > n || !is_digit(p[i + 1]) || !is_digit(p[i + 2]) ||
         !is_digit(p[i + 3]) || p[i + 4] != ']' || p[i + 5] != ' ' || p[i + 6] == ' ' ||
         p[i + 9] == ' ' || p[i + 9] == ':' || p[i + 10] != ' ')
         return 0;
@@ -243,9 +341,9 @@ static size_t kernel_head(const char *p, size_t n, struct pline *l, size_t *colo
 
 /* That layout read in one go.  1: read (0 or -1 in *rc, as pline_parse
  * returns); 0: another shape, for the general reading below. */
-static int kernel_layout(const char *p, size_t n, struct pline *l, int *rc)
+static int kernel_layout(const char *p, size_t n, size_t start, struct pline *l, int *rc)
 {
-    size_t colon, i = kernel_head(p, n, l, &colon);
+    size_t colon, i = kernel_head(p, n, start, l, &colon);
     if (!i || left_side(p, i, l))
         return 0;
     l->cpu_off = i;
@@ -253,30 +351,41 @@ static int kernel_layout(const char *p, size_t n, struct pline *l, int *rc)
     return 1;
 }
 
-int pline_glance(const char *p, size_t n, int64_t *ts, const char **event)
+/* The line's end without its LF or CR, its first byte not a space at
+ * *start; 0 for a comment or a blank line (that byte is '#', or none). */
+static size_t event_end(const char *p, size_t n, size_t *start)
 {
-    struct pline l;
-    size_t colon, i = kernel_head(p, n, &l, &colon);
-    if (!i || p[i - 1] != ' ' || (p[i - 2] != ')' && !is_digit(p[i - 2])) ||
-        p[colon + 1] != ' ' || colon + 6 > n)
+    size_t i = *start = skip_byte(p, 0, n, ' ');
+    if (i == n || p[i] == '#')
+        return 0;
+    while (n > i && (p[n - 1] == '\n' || p[n - 1] == '\r'))
+        n--;
+    return n;
+}
+
+int pline_glance(const char *p, size_t n, struct pline *l)
+{
+    size_t colon, i, start;
+    if (!(n = event_end(p, n, &start)) || !(i = kernel_head(p, n, start, l, &colon)) ||
+        p[i - 1] != ' ' || (p[i - 2] != ')' && !is_digit(p[i - 2])) || colon + 6 > n ||
+        event_body(p, n, colon, l))
         return -1;
-    *ts = l.ts_ns;
-    *event = p + colon + 2;
+    l->cpu_off = i;
     return 0;
+}
+
+int pline_parse_rest(const char *p, size_t n, struct pline *l)
+{
+    return left_side(p, l->cpu_off, l) ? pline_parse(p, n, l) : 0;
 }
 
 int pline_parse(const char *p, size_t n, struct pline *l)
 {
-    size_t i = 0;
+    size_t i, end = event_end(p, n, &i);    /* one line: a line end only at its end */
     int rc;
-    while (i < n && p[i] == ' ')
-        i++;
-    if (i == n || p[i] == '#')
+    if (!end)
         return -1;
-    size_t end = n;         /* one line: a line end only at its end */
-    while (end > i && (p[end - 1] == '\n' || p[end - 1] == '\r'))
-        end--;
-    if (kernel_layout(p, end, l, &rc))
+    if (kernel_layout(p, end, i, l, &rc))
         return rc;
     for (const char *b; i < end && (b = memchr(p + i, '[', end - i)); i++) {
         size_t after;

@@ -40,11 +40,13 @@ struct pline {
 /* One line (p, n: its LF and CR, if any, only at its end).  0: an event
  * line; -1: not one (a comment, a blank line, noise). */
 int pline_parse(const char *p, size_t n, struct pline *l);
-/* A line's time and where its event begins (at least 4 bytes before the
- * line's end), at a glance: the kernel's own layout only, the task not
- * read.  For a reader that needs only the time of most lines; -1: read
- * the line with pline_parse. */
-int pline_glance(const char *p, size_t n, int64_t *ts, const char **event);
+/* A line's time (ts_ns, ts_off, ts_len), "[CPU]" (cpu_off), event and
+ * body at a glance: the kernel's own layout only, the
+ * task not read.  For a reader that needs only the time and the event of
+ * most lines; -1: read the line with pline_parse.  pline_parse_rest reads
+ * the task of a glanced line, as pline_parse would. */
+int pline_glance(const char *p, size_t n, struct pline *l);
+int pline_parse_rest(const char *p, size_t n, struct pline *l);
 /* Is the line's event this one?  (Inline: the name's length folds.) */
 static inline int pline_is(const struct pline *l, const char *event)
 {

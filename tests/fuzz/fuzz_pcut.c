@@ -5,7 +5,8 @@
  * after an error; and the cutter in one pass (pcut_stream.c) with a range
  * and a split by size or time those bytes pick.  Properties: no crash, no
  * leak, and with nothing to cut (the whole window, every process) the
- * text comes out as it went in, in both. */
+ * text comes out as it went in, in both; a line glanced, then read on,
+ * reads as one read at once. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,6 +119,35 @@ static void one_pass_cases(const uint8_t *data, size_t size, size_t chunk, unsig
     dynbuf_free(&out);
 }
 
+static void same_line(const struct pline *a, const struct pline *b)
+{
+    if (a->ts_ns != b->ts_ns || a->tid != b->tid || a->tgid != b->tgid ||
+        a->tgid_col != b->tgid_col || a->cpu_off != b->cpu_off || a->task != b->task ||
+        a->task_len != b->task_len || a->event != b->event || a->event_len != b->event_len ||
+        a->body != b->body || a->body_len != b->body_len || a->ts_off != b->ts_off ||
+        a->ts_len != b->ts_len)
+        __builtin_trap();
+}
+
+/* Each line: pline_glance and pline_parse_rest agree with pline_parse. */
+static void glanced_lines(const uint8_t *data, size_t size)
+{
+    const char *p = (const char *)data, *end = p + size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        struct pline a, b;
+        int ra = pline_parse(p, n, &a);
+        if (!pline_glance(p, n, &b)) {
+            if (pline_parse_rest(p, n, &b) != ra)
+                __builtin_trap();
+            if (!ra)
+                same_line(&a, &b);
+        }
+        p += n;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 4)
@@ -167,6 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     dynbuf_free(&out);
     pscan_free(s);
+    glanced_lines(data, size);
     if (which == 0)
         one_pass_cases(data, size, chunk, (unsigned)data[-2] << 8 | data[-1]);
     return 0;

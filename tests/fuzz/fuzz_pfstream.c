@@ -49,7 +49,6 @@ static void readers(uint64_t seed, const uint8_t *data, size_t size)
         struct chunks c = {seed | 1};
         enum st_err first = ST_OK;
         pftrace_set_output(conv, sink, NULL);
-        pftrace_set_live(conv);
         for (size_t at = 0; at < size;) {
             size_t n = next_chunk(&c);
             n = n < size - at ? n : size - at;

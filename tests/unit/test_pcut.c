@@ -177,12 +177,36 @@ static void line_forms(void **st)
     const char *f = "x-5 (5) [001] d..1 1.123456789: ev: b";
     assert_int_equal(pline_parse(f, strlen(f), &l), 0);
     assert_int_equal(l.ts_ns, 1123456789LL);
-    int64_t t;
-    const char *ev;
-    assert_int_equal(pline_glance(f, strlen(f), &t, &ev), 0);
-    assert_int_equal(t, 1123456789LL);
-    assert_memory_equal(ev, "ev: b", 5);
-    assert_int_equal(pline_glance(b, strlen(b), &t, &ev), -1);     /* not that layout */
+    struct pline g;
+    assert_int_equal(pline_glance(f, strlen(f), &g), 0);
+    assert_int_equal(g.ts_ns, 1123456789LL);
+    assert_memory_equal(g.event, "ev: b", 5);
+    assert_int_equal(pline_parse_rest(f, strlen(f), &g), 0);
+    assert_int_equal(g.tid, 5);
+    assert_int_equal(g.body_len, 1);
+    assert_int_equal(pline_glance(b, strlen(b), &g), -1);     /* not that layout */
+    assert_int_equal(pline_glance("# x-1 (1) [001] d..1 1.000000: e: b", 35, &g), -1);
+    /* a glance reads the event as a full reading does: no event, no line */
+    const char *noev = " app-7 (    7) [000] d..1 50.1000: p-7 k_write: E|3\n";
+    assert_int_equal(pline_glance(noev, strlen(noev), &g), -1);
+    assert_int_equal(pline_parse(noev, strlen(noev), &l), -1);
+    const char *two = " app-7 (    7) [000] d..1 50.100000:  tracing_mark_write: E|3\n";
+    assert_int_equal(pline_glance(two, strlen(two), &g), 0);
+    assert_true(pline_is(&g, "tracing_mark_write"));
+    /* times read eight bytes at a time agree with the long way */
+    static const char *const times[] = {"0.000000", "1.5", "7.1234567", "12345678.000001",
+                                        "9999999.999999", "1234567.12345678", "42.000000001"};
+    for (size_t i = 0; i < sizeof(times) / sizeof(*times); i++) {
+        char line[128];
+        int64_t want;
+        int k = snprintf(line, sizeof(line), "   x-5 (    5) [001] d..1 %s: ev: body of it\n",
+                         times[i]);
+        assert_int_equal(pline_secs_ns(times[i], strlen(times[i]), &want), 0);
+        assert_int_equal(pline_glance(line, (size_t)k, &g), 0);
+        assert_true(g.ts_ns == want);
+        assert_int_equal(pline_parse(line, (size_t)k, &l), 0);
+        assert_true(l.ts_ns == want);
+    }
     const char *bad[] = {"# tracer: nop", "", "  ", "x-1 [a] 1.0: e: b", "x [001] 1.0: e: b",
                          "x-1 [001] 1.0 e: b", "x-1 [001] ...1 e: b",
                          "# x-1 (1) [001] d..1 1.000000: e: b", "x-1 (1) [001] d..1 1.000000:"};

@@ -276,6 +276,50 @@ static void test_compact(void **state)
     dynbuf_free(&out);
 }
 
+/* FtraceEvent { timestamp, pid, task_rename { pid, newcomm } } */
+static void rename_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const char *comm)
+{
+    struct dynbuf ev, rn;
+    dynbuf_init(&ev, 4096);
+    dynbuf_init(&rn, 4096);
+    pbw_uint(&rn, 1, pid);
+    pbw_str(&rn, 3, comm);
+    pbw_uint(&ev, 1, ts);
+    pbw_uint(&ev, 2, pid);
+    pbw_bytes(&ev, 236, rn.data, rn.len);
+    pbw_bytes(bundle, 2, ev.data, ev.len);
+    dynbuf_free(&ev);
+    dynbuf_free(&rn);
+}
+
+/* A thread's name in its lines' prefix follows its renames: what was
+ * built of the prefix for a thread is not used once a name changed. */
+static void test_prefix_follows_renames(void **state)
+{
+    (void)state;
+    struct dynbuf in, out, b;
+    dynbuf_init(&in, 1 << 20);
+    dynbuf_init(&out, 1 << 20);
+    dynbuf_init(&b, 1 << 20);
+    char detail[320];
+    pbw_uint(&b, 1, 0);
+    print_event(&b, 1000000000, 10, "B|10|a\n");
+    rename_event(&b, 1000001000, 10, "first");
+    print_event(&b, 1000002000, 10, "E|10\n");
+    rename_event(&b, 1000003000, 10, "sec-ond");
+    print_event(&b, 1000004000, 10, "B|10|b\n");
+    packet(&in, 1, &b);
+    assert_int_equal(convert(&in, 0, &out, detail, sizeof(detail)), ST_OK);
+    const char *s = dynbuf_str(&out);
+    /* before any rename: the name the first pass saw last */
+    assert_non_null(strstr(s, "sec_ond-10    (-----) [000] .... 1.000000: tracing_mark_write: B|10|a"));
+    assert_non_null(strstr(s, "first-10    (-----) [000] .... 1.000002: tracing_mark_write: E|10"));
+    assert_non_null(strstr(s, "sec_ond-10    (-----) [000] .... 1.000004: tracing_mark_write: B|10|b"));
+    dynbuf_free(&in);
+    dynbuf_free(&out);
+    dynbuf_free(&b);
+}
+
 static void test_no_ftrace(void **state)
 {
     (void)state;
@@ -378,6 +422,50 @@ static void test_sort_eager(void **state)
     for (int i = 0; i < 12; i++)
         assert_int_equal(s.ts[i], want[i]);
     assert_int_equal(pfsort_late(ps), 1);
+    pfsort_free(ps);
+}
+
+struct order {
+    int64_t last;
+    uint32_t last_seq, n, bad;
+};
+
+static enum st_err in_order(void *ctx, int64_t ts, const uint8_t *p, size_t n)
+{
+    struct order *o = ctx;
+    uint32_t seq;
+    assert_int_equal(n, 4);
+    memcpy(&seq, p, 4);
+    if (o->n && (ts < o->last || (ts == o->last && seq < o->last_seq)))
+        o->bad++;
+    o->last = ts;
+    o->last_seq = seq;
+    o->n++;
+    return ST_OK;
+}
+
+/* Many eager flushes over bundles of four CPUs that overlap in time (as
+ * Perfetto writes them): each flush merges the new records into the tail
+ * of the run from where the first goes, and the index moves down when
+ * its end is reached; everything comes out in (time, arrival) order. */
+static void test_sort_many_flushes(void **state)
+{
+    (void)state;
+    struct order o = {0, 0, 0, 0};
+    struct pfsort *ps = pfsort_new(1 << 20, 512, in_order, &o);
+    pfsort_set_eager(ps, 40);
+    uint32_t seq = 0;
+    for (int64_t round = 0; round < 200; round++)
+        for (int64_t cpu = 0; cpu < 4; cpu++)
+            for (int64_t i = 0; i < 25; i++) {
+                int64_t ts = round * 100 + i * 4 + (cpu == 2 ? 0 : cpu);   /* ties */
+                assert_int_equal(pfsort_push(ps, ts, &seq, 4, NULL, 0), ST_OK);
+                seq++;
+            }
+    assert_int_equal(pfsort_finish(ps), ST_OK);
+    assert_int_equal(o.n, 20000);
+    assert_int_equal(o.bad, 0);
+    assert_int_equal(pfsort_late(ps), 0);
     pfsort_free(ps);
 }
 
@@ -647,6 +735,8 @@ int main(void)
         cmocka_unit_test(test_feed_after_error),
         cmocka_unit_test(test_sort_window),
         cmocka_unit_test(test_sort_eager),
+        cmocka_unit_test(test_sort_many_flushes),
+        cmocka_unit_test(test_prefix_follows_renames),
         cmocka_unit_test(test_sort_big_after_full),
         cmocka_unit_test(test_names_colliding_tids),
         cmocka_unit_test(test_names_dump_escaped),

@@ -190,6 +190,7 @@ static int start(struct sh_cmd *c, struct pf_session *s, int background)
             dev->running[i].perfetto = 1;
             dev->running[i].comm = "perfetto";
         }
+    s->app_in_front = dev->app_alive && dev->app_activity == 2;
     pthread_mutex_unlock(&dev->lock);
     count(dev, 1, 0, 0);
     s->begin_ns = sim_now_ns();

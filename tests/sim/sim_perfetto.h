@@ -47,17 +47,20 @@ int pf_config_binary(const uint8_t *p, size_t n, struct pf_config *c, char *err,
  * process tree, then ftrace bundles (compact sched, print events for the
  * atrace categories, frequency and idle).  -1 when out failed. */
 int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
-                   uint64_t begin_ns, uint64_t end_ns, struct sim_sink *out);
+                   uint64_t begin_ns, uint64_t end_ns, int app_in_front,
+                   struct sim_sink *out);
 
 /* The same trace in pieces (write_into_file): each pf_writer_upto call
  * appends the events up to upto_ns as whole packets (the first call the
  * system info and process tree before them).  live: the events appear as
  * time passes (end_ns UINT64_MAX: until stopped) and are drained, so the
- * buffer size caps nothing.  cfg and out must outlive the writer. */
+ * buffer size caps nothing.  app_in_front: the launcher was in front
+ * when the session began (struct pf_session).  cfg and out must outlive
+ * the writer. */
 struct pf_writer;
 struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *cfg,
                                 uint64_t begin_ns, uint64_t end_ns, int live,
-                                struct sim_sink *out);
+                                int app_in_front, struct sim_sink *out);
 int pf_writer_upto(struct pf_writer *w, uint64_t upto_ns);   /* -1: out failed */
 void pf_writer_free(struct pf_writer *w);
 
@@ -69,7 +72,7 @@ void pf_writer_free(struct pf_writer *w);
  * out failed. */
 struct pf_frames;
 struct pf_frames *pf_frames_new(const struct sim_device *dev, uint64_t begin_ns,
-                                uint64_t end_ns);
+                                uint64_t end_ns, int app_in_front);
 int pf_frames_upto(struct pf_frames *f, uint64_t upto_ns, const struct sim_marker *marks,
                    size_t nmarks, struct sim_sink *out);
 void pf_frames_free(struct pf_frames *f);
@@ -81,6 +84,9 @@ struct pf_session {
     char path[512];
     struct pf_config cfg;
     uint64_t begin_ns;
+    /* the launcher was in front at begin_ns: read then, not when the
+     * recording thread first runs (a launch may have come by then) */
+    int app_in_front;
 };
 
 /* Record until duration_ms is over or `kill` signals the session, writing

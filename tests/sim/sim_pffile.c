@@ -120,7 +120,7 @@ static int record_ring(struct pf_session *s, int *killed)
         return -1;
     struct crc_sink c;
     crc_init(&c, out);
-    int rc = finish(s, &c, pf_write_trace(s->dev, &s->cfg, s->begin_ns, sim_now_ns(), &c.k));
+    int rc = finish(s, &c, pf_write_trace(s->dev, &s->cfg, s->begin_ns, sim_now_ns(), s->app_in_front, &c.k));
     if (out->close)
         out->close(out);
     return rc;
@@ -177,7 +177,8 @@ static int record_into_file(struct pf_session *s, int *killed)
     }
     struct crc_sink c;
     crc_init(&c, out);
-    struct pf_writer *w = pf_writer_new(s->dev, &s->cfg, s->begin_ns, end, 1, &c.k);
+    struct pf_writer *w = pf_writer_new(s->dev, &s->cfg, s->begin_ns, end, 1, s->app_in_front,
+                                         &c.k);
     int how = w ? periods(s, w, end) : -1;
     slow_flush(s);
     int rc = how < 0 ? -1 : 0;

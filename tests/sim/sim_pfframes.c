@@ -83,7 +83,7 @@ static uint64_t mix(uint64_t x)
 }
 
 struct pf_frames *pf_frames_new(const struct sim_device *dev, uint64_t begin_ns,
-                                uint64_t end_ns)
+                                uint64_t end_ns, int app_in_front)
 {
     struct pf_frames *f = calloc(1, sizeof(*f));
     if (!f)
@@ -92,7 +92,7 @@ struct pf_frames *pf_frames_new(const struct sim_device *dev, uint64_t begin_ns,
     f->begin_ns = begin_ns;
     f->end_ns = end_ns;
     f->first = f->next = begin_ns / VSYNC_NS + 2;   /* the app's expected frame: a vsync early */
-    f->app_in_front = dev->app_alive && dev->app_activity == 2;
+    f->app_in_front = app_in_front;
     dynbuf_init(&f->pkt, BUF_MAX);
     dynbuf_init(&f->ev, BUF_MAX);
     dynbuf_init(&f->sub, BUF_MAX);

@@ -397,7 +397,7 @@ static void frames_upto(struct pf_writer *w, uint64_t upto_ns)
 
 struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *cfg,
                                 uint64_t begin_ns, uint64_t end_ns, int live,
-                                struct sim_sink *out)
+                                int app_in_front, struct sim_sink *out)
 {
     struct pf_writer *w = calloc(1, sizeof(*w));
     if (!w)
@@ -421,7 +421,7 @@ struct pf_writer *pf_writer_new(struct sim_device *dev, const struct pf_config *
     w->gen = generator(w, dev, cfg, begin_ns, end_ns, live);
     int ftl = dev->opt.sdk >= 31 && wants_frame_timeline(cfg);
     if (ftl)
-        w->frames = pf_frames_new(dev, begin_ns, end_ns);
+        w->frames = pf_frames_new(dev, begin_ns, end_ns, app_in_front);
     if (!w->buf || !w->gen || (ftl && !w->frames)) {
         pf_writer_free(w);
         return NULL;
@@ -506,9 +506,10 @@ void pf_writer_free(struct pf_writer *w)
 }
 
 int pf_write_trace(struct sim_device *dev, const struct pf_config *cfg,
-                   uint64_t begin_ns, uint64_t end_ns, struct sim_sink *out)
+                   uint64_t begin_ns, uint64_t end_ns, int app_in_front,
+                   struct sim_sink *out)
 {
-    struct pf_writer *w = pf_writer_new(dev, cfg, begin_ns, end_ns, 0, out);
+    struct pf_writer *w = pf_writer_new(dev, cfg, begin_ns, end_ns, 0, app_in_front, out);
     int rc = w ? pf_writer_upto(w, UINT64_MAX) : -1;
     pf_writer_free(w);
     return rc;

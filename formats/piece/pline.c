@@ -223,13 +223,15 @@ static size_t ts_words(const char *p, size_t n, size_t a, struct pline *l,
         return 0;
     uint64_t x = load8(p + a), y;
     unsigned ks = lead_digits(x);
-    if (!ks || ks == 8 || p[a + ks] != '.')
+    if (!ks || ks == 8 || (char)(x >> 8 * ks) != '.')   /* the bytes at hand, not loaded again */
         return 0;
     size_t d = a + ks + 1;
     y = load8(p + d);
     unsigned kf = lead_digits(y);
     size_t i = d + kf;
-    if (!kf || kf == 8 || p[i] != ':' || (p[i + 1] != ' ' && p[i + 1] != '\n' && p[i + 1] != '\r'))
+    char after = kf < 7 ? (char)(y >> 8 * (kf + 1)) : p[i + 1];
+    if (!kf || kf == 8 || (char)(y >> 8 * kf) != ':' ||
+        (after != ' ' && after != '\n' && after != '\r'))
         return 0;
     l->ts_ns = (int64_t)digits8(x, ks) * 1000000000 + (int64_t)digits8(y, kf) * scale[kf];
     l->ts_off = a;
@@ -291,9 +293,25 @@ static size_t ts_token(const char *p, size_t n, size_t a, struct pline *l)
 }
 
 /* The event and body after the time's ':' at colon. */
+/* The length of the event at p[i, n) when it is one of the most common
+ * (then its ':' follows), else 0: most lines are read without a scan. */
+static size_t common_event(const char *p, size_t i, size_t n)
+{
+    static const struct {
+        const char *s;
+        size_t n;
+    } ev[] = {{"sched_switch:", 13}, {"sched_waking:", 13}, {"sched_wakeup:", 13},
+              {"tracing_mark_write:", 19}};
+    for (size_t k = 0; k < sizeof(ev) / sizeof(*ev); k++)
+        if (i + ev[k].n <= n && p[i + 6] == ev[k].s[6] && !memcmp(p + i, ev[k].s, ev[k].n))
+            return ev[k].n - 1;
+    return 0;
+}
+
 static int event_body(const char *p, size_t n, size_t colon, struct pline *l)
 {
-    size_t i = skip_byte(p, colon + 1, n, ' '), e = find_byte2(p, i, n, ':', ' ');
+    size_t i = skip_byte(p, colon + 1, n, ' '), e = common_event(p, i, n);
+    e = e ? i + e : find_byte2(p, i, n, ':', ' ');
     if (e == i || e >= n || p[e] != ':')
         return -1;
     l->event = p + i;

@@ -260,8 +260,8 @@ static size_t ts_quick(const char *p, size_t n, size_t a, struct pline *l)
     i = a;
     while (i < n && is_digit(p[i]) && i - a < 12)
         s = s * 10 + (p[i++] - '0');
-    if (i == a || i >= n || p[i] != '.')
-        return 0;
+    if (i == a || i >= n || p[i] != '.' || s > INT64_MAX / 1000000000 - 1)
+        return 0;   /* no room for it in ns: the long way says so */
     size_t d = ++i;
     while (i < n && is_digit(p[i]) && i - d < 9)
         f = f * 10 + (p[i++] - '0');

@@ -186,6 +186,9 @@ static void line_forms(void **st)
     assert_int_equal(g.body_len, 1);
     assert_int_equal(pline_glance(b, strlen(b), &g), -1);     /* not that layout */
     assert_int_equal(pline_glance("# x-1 (1) [001] d..1 1.000000: e: b", 35, &g), -1);
+    /* seconds with no room in ns: not a time (read the long way, refused) */
+    const char *huge = "x-5 (5) [001] d..1 555555555552.000001: ev: b";
+    assert_int_equal(pline_parse(huge, strlen(huge), &l), -1);
     /* a glance reads the event as a full reading does: no event, no line */
     const char *noev = " app-7 (    7) [000] d..1 50.1000: p-7 k_write: E|3\n";
     assert_int_equal(pline_glance(noev, strlen(noev), &g), -1);

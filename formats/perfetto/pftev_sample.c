@@ -72,7 +72,8 @@ int pftev_sample_interns(uint32_t num)
     return num == 5 || num == 6 || num == 7 || num == 17 || num == 19;
 }
 
-/* Appends " N" for a varint, or each varint of a packed run. */
+/* Appends " N" for a varint, or each varint of a packed run (a field of
+ * another wire type adds none). */
 static void add_ids(struct dynbuf *b, const struct pb_field *f)
 {
     char num[24];
@@ -81,6 +82,8 @@ static void add_ids(struct dynbuf *b, const struct pb_field *f)
         dynbuf_add(b, num, strlen(num));
         return;
     }
+    if (f->wire != PB_LEN)
+        return;     /* a fixed-width field: no id */
     struct pb_packed pk;
     struct pb_field g = {.wire = PB_VARINT};
     pb_packed_init(&pk, f);

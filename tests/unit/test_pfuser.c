@@ -85,12 +85,18 @@ static void test_text_refused(void **state)
     refused(OK_TEXT "[a.b\n", "unterminated [extension] name");
     refused(OK_TEXT "buffers: ?\n", "expected a value");
     struct dynbuf deep;
-    dynbuf_init(&deep, 4096);
+    dynbuf_init(&deep, 1 << 20);
     dynbuf_addstr(&deep, OK_TEXT "buffers ");
     for (int i = 0; i < 70; i++)
         dynbuf_addstr(&deep, "{ a ");
     for (int i = 0; i < 70; i++)
         dynbuf_addstr(&deep, "}");
+    refused(dynbuf_str(&deep), "nested too deep");
+    /* lists nest too: 100,000 '[' were a stack overflow */
+    dynbuf_reset(&deep);
+    dynbuf_addstr(&deep, OK_TEXT "buffers { size_kb: ");
+    for (int i = 0; i < 100000; i++)
+        dynbuf_addc(&deep, '[');
     refused(dynbuf_str(&deep), "nested too deep");
     dynbuf_free(&deep);
 }

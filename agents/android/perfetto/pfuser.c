@@ -135,13 +135,16 @@ static int scan_value(struct scan *s)
         }
         return 0;
     }
-    if (c == '[') {
+    if (c == '[') {     /* lists nest as messages do, within the same bound */
+        if (++s->depth > 64)
+            return bad(s, "nested too deep");
         for (s->p++, skip_space(s); s->p < s->end && *s->p != ']'; skip_space(s))
             if (scan_value(s))
                 return -1;
         if (s->p >= s->end)
             return bad(s, "unterminated [ list");
         s->p++;
+        s->depth--;
         return 0;
     }
     const char *v = s->p;

@@ -229,7 +229,7 @@ static size_t ts_words(const char *p, size_t n, size_t a, struct pline *l,
     y = load8(p + d);
     unsigned kf = lead_digits(y);
     size_t i = d + kf;
-    char after = kf < 7 ? (char)(y >> 8 * (kf + 1)) : p[i + 1];
+    char after = kf < 7 ? (char)(y >> 8 * (kf + 1)) : i + 1 < n ? p[i + 1] : '\0';
     if (!kf || kf == 8 || (char)(y >> 8 * kf) != ':' ||
         (after != ' ' && after != '\n' && after != '\r'))
         return 0;
@@ -292,7 +292,6 @@ static size_t ts_token(const char *p, size_t n, size_t a, struct pline *l)
     return i;
 }
 
-/* The event and body after the time's ':' at colon. */
 /* The length of the event at p[i, n) when it is one of the most common
  * (then its ':' follows), else 0: most lines are read without a scan. */
 static size_t common_event(const char *p, size_t i, size_t n)
@@ -308,6 +307,7 @@ static size_t common_event(const char *p, size_t i, size_t n)
     return 0;
 }
 
+/* The event and body after the time's ':' at colon. */
 static int event_body(const char *p, size_t n, size_t colon, struct pline *l)
 {
     size_t i = skip_byte(p, colon + 1, n, ' '), e = common_event(p, i, n);

@@ -186,6 +186,11 @@ static void line_forms(void **st)
     assert_int_equal(g.body_len, 1);
     assert_int_equal(pline_glance(b, strlen(b), &g), -1);     /* not that layout */
     assert_int_equal(pline_glance("# x-1 (1) [001] d..1 1.000000: e: b", 35, &g), -1);
+    /* seven digits on both sides, the ':' the last byte: read, nothing past it */
+    char *edge = malloc(35);     /* exactly: a read past it is ASan's */
+    memcpy(edge, "x-5 (5) [001] d..1 1234567.1234567:", 35);
+    assert_int_equal(pline_glance(edge, 35, &g), -1);
+    free(edge);
     /* seconds with no room in ns: not a time (read the long way, refused) */
     const char *huge = "x-5 (5) [001] d..1 555555555552.000001: ev: b";
     assert_int_equal(pline_parse(huge, strlen(huge), &l), -1);

@@ -103,57 +103,19 @@ struct sw {
     int64_t ppid, pprio, state, npid, nprio;
 };
 
-static void put_comm(struct pfw *w, const char *key, const char *s, size_t n)
+/* " key=" and a comm, as pfw_arg writes a string (to its first NUL). */
+static void put_comm_lit(struct pfw *w, const char *kv, size_t kvn, const char *s, size_t n)
 {
     struct pfv v = {PFV_STR, 0, 0, s ? s : "", s ? n : 0};
-    pfw_arg(w, key, &v);
-}
-
-/* A switch's empty comm is written "<...>", as the kernel writes a comm it
- * does not know (deviation: to_ftrace writes nothing): the classic viewer's
- * sched_switch pattern needs one character at least, and it drops a switch
- * it cannot match ("Malformed sched_switch event") with its CPU slices;
- * Perfetto reads "<...>" as any name.  (sched_waking, which the classic
- * viewer does not read, keeps to_ftrace's text.) */
-static void put_switch_comm(struct pfw *w, const char *key, const char *s, size_t n)
-{
-    if (!s || !n) {
-        s = PFEVENT_NO_COMM;
-        n = sizeof(PFEVENT_NO_COMM) - 1;
-    }
-    put_comm(w, key, s, n);
-}
-
-/* " key=" as one literal: the compact sched events are most of a trace,
- * and pfw_arg's strlen and checks per number showed in its profile. */
-static void put_num_lit(struct pfw *w, const char *kv, size_t kvn, int64_t n)
-{
     pfw_put(w, kv, kvn);
-    pfw_int(w, n);
+    pfw_value(w, &v);
 }
-#define put_num(w, key, n) put_num_lit(w, " " key "=", sizeof(" " key "=") - 1, n)
+#define put_comm(w, key, s, n) put_comm_lit(w, " " key "=", sizeof(" " key "=") - 1, s, n)
 
-static void put_switch(struct pfw *w, const struct sw *s)
-{
-    char st[4];
-    put_switch_comm(w, "prev_comm", s->pc, s->pcn);
-    put_num(w, "prev_pid", s->ppid);
-    put_num(w, "prev_prio", s->pprio);
-    pfevent_task_state(w->c, s->state, st);
-    pfw_str(w, " prev_state=");
-    pfw_str(w, st);
-    pfw_str(w, " ==>");
-    put_switch_comm(w, "next_comm", s->nc, s->ncn);
-    put_num(w, "next_pid", s->npid);
-    put_num(w, "next_prio", s->nprio);
-}
-
-/* The compact events are most of a trace's lines: their bodies are built
- * in a local buffer and added once (pfw's adds and digit loop were a
- * tenth of the formatting thread).  Longer comms than a thread's name
- * (a caller's own) take pfw's way; the text is the same. */
-#define FAST_COMM 64
-
+/* The numbers and literals between the comms are built in a local buffer
+ * and added at once: the compact sched events are most of a trace's
+ * lines, and an add per piece with a digit loop each was a tenth of the
+ * formatting thread. */
 static char *put_i64(char *q, int64_t v)
 {
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
@@ -166,57 +128,63 @@ static char *put_i64(char *q, int64_t v)
 
 static char *put_lit(char *q, const char *s, size_t n)
 {
-    if (n)
-        memcpy(q, s, n);
+    memcpy(q, s, n);
     return q + n;
 }
 #define LIT(q, s) put_lit(q, s, sizeof(s) - 1)
 
+/* A switch's empty comm is written "<...>", as the kernel writes a comm it
+ * does not know (deviation: to_ftrace writes nothing): the classic viewer's
+ * sched_switch pattern needs one character at least, and it drops a switch
+ * it cannot match ("Malformed sched_switch event") with its CPU slices;
+ * Perfetto reads "<...>" as any name.  (sched_waking, which the classic
+ * viewer does not read, keeps to_ftrace's text.) */
+static void put_switch_comm(struct pfw *w, const char *kv, size_t kvn, const char *s, size_t n)
+{
+    if (!s || !n) {
+        s = PFEVENT_NO_COMM;
+        n = sizeof(PFEVENT_NO_COMM) - 1;
+    }
+    put_comm_lit(w, kv, kvn, s, n);
+}
+
+static void put_switch(struct pfw *w, const struct sw *s)
+{
+    char buf[128], st[4], *q;
+    pfevent_task_state(w->c, s->state, st);
+    put_switch_comm(w, " prev_comm=", 11, s->pc, s->pcn);
+    q = put_i64(LIT(buf, " prev_pid="), s->ppid);
+    q = put_i64(LIT(q, " prev_prio="), s->pprio);
+    q = put_lit(LIT(q, " prev_state="), st, strlen(st));
+    pfw_put(w, buf, (size_t)(LIT(q, " ==>") - buf));
+    put_switch_comm(w, " next_comm=", 11, s->nc, s->ncn);
+    q = put_i64(LIT(buf, " next_pid="), s->npid);
+    q = put_i64(LIT(q, " next_prio="), s->nprio);
+    pfw_put(w, buf, (size_t)(q - buf));
+}
+
 enum st_err pfevent_sched_switch(const struct pfevent_ctx *c, const struct pf_switch *s,
                                  struct dynbuf *out)
 {
+    struct pfw w = {c, out, ST_OK, 0};
     struct sw x = {s->prev_comm, s->next_comm, s->prev_comm ? strlen(s->prev_comm) : 0,
                    s->next_comm ? strlen(s->next_comm) : 0, s->prev_pid, s->prev_prio,
                    s->prev_state, s->next_pid, s->next_prio};
-    if (x.pcn > FAST_COMM || x.ncn > FAST_COMM) {
-        struct pfw w = {c, out, ST_OK, 0};
-        put_switch(&w, &x);
-        return w.err;
-    }
-    char buf[2 * FAST_COMM + 160], st[4], *q = buf;
-    if (!x.pcn)
-        x.pc = PFEVENT_NO_COMM, x.pcn = sizeof(PFEVENT_NO_COMM) - 1;
-    if (!x.ncn)
-        x.nc = PFEVENT_NO_COMM, x.ncn = sizeof(PFEVENT_NO_COMM) - 1;
-    pfevent_task_state(c, x.state, st);
-    q = put_lit(LIT(q, " prev_comm="), x.pc, x.pcn);
-    q = put_i64(LIT(q, " prev_pid="), x.ppid);
-    q = put_i64(LIT(q, " prev_prio="), x.pprio);
-    q = put_lit(LIT(q, " prev_state="), st, strlen(st));
-    q = put_lit(LIT(q, " ==> next_comm="), x.nc, x.ncn);
-    q = put_i64(LIT(q, " next_pid="), x.npid);
-    q = put_i64(LIT(q, " next_prio="), x.nprio);
-    return dynbuf_add(out, buf, (size_t)(q - buf));
+    put_switch(&w, &x);
+    return w.err;
 }
 
 enum st_err pfevent_sched_waking(const struct pfevent_ctx *c, const struct pf_waking *wk,
                                  struct dynbuf *out)
 {
-    size_t cn = wk->comm ? strlen(wk->comm) : 0;
-    if (cn > FAST_COMM) {
-        struct pfw w = {c, out, ST_OK, 0};
-        put_comm(&w, "comm", wk->comm, cn);
-        put_num(&w, "pid", wk->pid);
-        put_num(&w, "prio", wk->prio);
-        put_num(&w, "target_cpu", wk->target_cpu);
-        return w.err;
-    }
-    char buf[FAST_COMM + 80], *q = buf;
-    q = put_lit(LIT(q, " comm="), wk->comm, cn);
-    q = put_i64(LIT(q, " pid="), wk->pid);
+    struct pfw w = {c, out, ST_OK, 0};
+    char buf[96], *q;
+    put_comm(&w, "comm", wk->comm, wk->comm ? strlen(wk->comm) : 0);
+    q = put_i64(LIT(buf, " pid="), wk->pid);
     q = put_i64(LIT(q, " prio="), wk->prio);
     q = put_i64(LIT(q, " target_cpu="), wk->target_cpu);
-    return dynbuf_add(out, buf, (size_t)(q - buf));
+    pfw_put(&w, buf, (size_t)(q - buf));
+    return w.err;
 }
 
 /* A full sched_switch: Perfetto's importer rebuilds all seven args from the

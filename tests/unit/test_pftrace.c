@@ -15,18 +15,26 @@
 #include "formats/perfetto/pftrace.h"
 #include "lib/plat.h"   /* pthread_self: the events' writer's thread */
 
+/* FtraceEvent { timestamp, pid, FIELD { body } } */
+static void ftrace_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, uint32_t field,
+                         const struct dynbuf *body)
+{
+    struct dynbuf ev;
+    dynbuf_init(&ev, body->len + 4096);
+    pbw_uint(&ev, 1, ts);
+    pbw_uint(&ev, 2, pid);
+    pbw_bytes(&ev, field, body->data, body->len);
+    pbw_bytes(bundle, 2, ev.data, ev.len);
+    dynbuf_free(&ev);
+}
+
 /* FtraceEvent { timestamp, pid, print { buf } } */
 static void print_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const char *buf)
 {
-    struct dynbuf ev, pr;
-    dynbuf_init(&ev, strlen(buf) + 4096);
+    struct dynbuf pr;
     dynbuf_init(&pr, strlen(buf) + 4096);
     pbw_str(&pr, 2, buf);
-    pbw_uint(&ev, 1, ts);
-    pbw_uint(&ev, 2, pid);
-    pbw_bytes(&ev, 3, pr.data, pr.len);
-    pbw_bytes(bundle, 2, ev.data, ev.len);
-    dynbuf_free(&ev);
+    ftrace_event(bundle, ts, pid, 3, &pr);
     dynbuf_free(&pr);
 }
 
@@ -279,16 +287,11 @@ static void test_compact(void **state)
 /* FtraceEvent { timestamp, pid, task_rename { pid, newcomm } } */
 static void rename_event(struct dynbuf *bundle, uint64_t ts, uint32_t pid, const char *comm)
 {
-    struct dynbuf ev, rn;
-    dynbuf_init(&ev, 4096);
+    struct dynbuf rn;
     dynbuf_init(&rn, 4096);
     pbw_uint(&rn, 1, pid);
     pbw_str(&rn, 3, comm);
-    pbw_uint(&ev, 1, ts);
-    pbw_uint(&ev, 2, pid);
-    pbw_bytes(&ev, 236, rn.data, rn.len);
-    pbw_bytes(bundle, 2, ev.data, ev.len);
-    dynbuf_free(&ev);
+    ftrace_event(bundle, ts, pid, 236, &rn);
     dynbuf_free(&rn);
 }
 

@@ -162,7 +162,8 @@ static int name_is(const char *want, const uint8_t *s, size_t n)
     for (int pass = 0; pass < 2; pass++) {
         if (n == wn && !memcmp(s, want, n))
             return 1;
-        if (n == 15 && wn > 15 && !memcmp(s, want, 15))    /* a comm, cut */
+        /* a comm, cut: its head, or an Android app's last 15 bytes */
+        if (n == 15 && wn > 15 && (!memcmp(s, want, 15) || !memcmp(s, want + wn - 15, 15)))
             return 1;
         if (!slash)
             break;

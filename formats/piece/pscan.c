@@ -157,16 +157,27 @@ static void edge(struct pscan *s, int64_t from_tid, int64_t to_tid)
     fail_on(s, imap_put(&s->edges, from_tid << 32 | to_tid, 1));
 }
 
+/* A thread's process: its line's TGID column, else what a process dump
+ * or an earlier mark said; -1 when nothing has. */
+static int64_t tgid_seen(const struct pscan *s, const struct pline *l)
+{
+    int64_t v;
+    return l->tgid >= 0 ? l->tgid : imap_get(&s->tgid, l->tid, &v) ? v : -1;
+}
+
 static void text_event(struct pscan *s, const struct pline *l, size_t n)
 {
     at_time(s, l->ts_ns);
     sample(s, l->ts_ns, n);
     if (l->tgid >= 0)
         fail_on(s, imap_put(&s->tgid, l->tid, l->tgid));
-    if (l->tgid >= 0 && l->tid == l->tgid)
+    int64_t tgid = tgid_seen(s, l);
+    /* a thread of no known process stands for one (piece_keeps): its
+     * name is the one --process can ask for, as ps would show its comm */
+    if (tgid < 0 || l->tid == tgid)
         name_pid(s, l->tid, l->task, l->task_len, 0);
     if (l->tid)
-        fail_on(s, imap_add(&s->count, l->tgid >= 0 ? l->tgid : l->tid, 1));
+        fail_on(s, imap_add(&s->count, tgid >= 0 ? tgid : l->tid, 1));
     struct pmark m;
     if (pline_is(l, "tracing_mark_write") && !pmark_parse(l->body, l->body_len, &m)) {
         if (m.pid > 0 && l->tgid < 0)

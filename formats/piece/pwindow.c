@@ -37,14 +37,15 @@ static void busiest(const struct pscan *s, char *buf, size_t len)
     }
 }
 
-/* A process's name matches: whole, as the kernel cuts it (15 bytes), or
- * its last path component ("/system/bin/surfaceflinger"). */
+/* A process's name matches: whole, as the kernel cuts it (its first 15
+ * bytes; Android's apps keep their last 15: "ndroid.systemui"), or its
+ * last path component ("/system/bin/surfaceflinger"). */
 static int name_matches(const char *nm, size_t n, const char *want)
 {
     size_t w = strlen(want);
     if (n == w && !memcmp(nm, want, n))
         return 1;
-    if (n == 15 && w > 15 && !memcmp(nm, want, 15))
+    if (n == 15 && w > 15 && (!memcmp(nm, want, 15) || !memcmp(nm, want + w - 15, 15)))
         return 1;
     const char *slash = memchr(nm, '/', n) ? nm + n : NULL;
     while (slash && slash > nm && slash[-1] != '/')

@@ -72,4 +72,23 @@ run_st 0 --from-file g.txt --split=4s -o sp.html
 [ "$(cat sp.002.html)" = mine ] || fail "--split overwrote sp.002.html"
 [ -s sp.002-1.html ] && [ -s sp.001.html ] || fail "--split: pieces missing: $(ls sp.*)"
 assert_contains err.txt "sp.002.html already exists and was left alone; that piece goes to sp.002-1.html"
+# an old trace without the TGID column (Android before 6): a thread stands
+# for its process, named by its comm, which Android cuts to an app's last
+# 15 bytes; the full name matches it
+cat >old.txt <<'T'
+# tracer: nop
+#
+#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION
+#              | |       |   ||||       |         |
+ ndroid.systemui-1234  [000] d..3   100.000100: sched_switch: prev_comm=ndroid.systemui prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0     [000] d..3   100.000200: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ndroid.systemui next_pid=1234 next_prio=120
+ ndroid.systemui-1234  [000] ...1   100.000300: tracing_mark_write: B|1234|draw
+ ndroid.systemui-1234  [000] ...1   100.000400: tracing_mark_write: E
+     kworker/0:1-77    [001] d..3   100.000500: sched_switch: prev_comm=kworker/0:1 prev_pid=77 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+T
+run_st 1 --from-file old.txt -o out.html --process=nosuch
+assert_contains err.txt "no process named nosuch in the trace; the busiest: ndroid.systemui (pid 1234), kworker/0:1 (pid 77)"
+run_st 0 --from-file old.txt -o old.html -q --process=com.android.systemui
+grep -q "tracing_mark_write: B|1234|draw" old.html || fail "--process=com.android.systemui: its mark not kept"
+! grep -q "kworker/0:1-77" old.html || fail "--process=com.android.systemui: kworker kept"
 echo ok

@@ -134,14 +134,16 @@ const struct optdef st_optdefs[] = {
      "that theirs woke or called (wakeups, binder transactions, anywhere in the trace)",
      NULL},
     {"split", 0, "SIZE|TIME", OPT_SPLIT, SEC_GENERAL, 0,
-     "write the trace in pieces of at most SIZE (256mb, 1g) or TIME (10s, 500ms): "
-     "NAME.001.html, NAME.002.html, ..., each one opening alone",
+     "write the trace in pieces of about SIZE of trace (256mb, 1g; a page adds its "
+     "viewer) or TIME (10s, 500ms): NAME.001.html, NAME.002.html, ..., each one opening "
+     "alone",
      "Every piece carries the process and thread names, the clock sync and the counters' "
      "last values before it; slices cut at a boundary are closed and reopened, marked as "
-     "cut. SIZE counts the trace's ftrace text; TIME runs from the range's start. Each "
+     "cut. SIZE counts the trace's ftrace text (a piece ends at the first later event "
+     "after it, so it holds a little more); TIME runs from the range's start. Each "
      "piece is reported with its window; --trace-events, --summary and --open are refused "
      "with it. -o DIR (a directory) writes the pieces into it under the default name. With "
-     "a Perfetto trace as the output the pieces are Perfetto traces."},
+     "a Perfetto trace as the output the pieces are Perfetto traces, each at most SIZE."},
     {"output-format", 0, "FORMAT", OPT_OUTPUT_FORMAT, SEC_GENERAL, 0,
      "html (the default), json (as -j) or perfetto: with a Perfetto trace as the input, "
      "write the piece as a Perfetto trace (also chosen by -o NAME.perfetto-trace or "

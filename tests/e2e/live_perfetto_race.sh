@@ -31,4 +31,22 @@ mkdir -p "$SIM_FS/data/misc/perfetto-traces/systrace.lock"
 echo 4000000 >"$SIM_FS/data/misc/perfetto-traces/systrace.lock/pid"
 run_st 0 --perfetto -t 1 -o stale.html -e "$SIM_SERIAL" sched
 pf_no_session "a stale lock"
+
+# -- two takers of one stale lock: b reads its pid, and only after a has
+# removed it, made its own and begun recording does b's turn come; b must
+# not remove a's lock (it checks the pid it read is still the lock's)
+start_sim --slow-lock-read 2500
+mkdir -p "$SIM_FS/data/misc/perfetto-traces/systrace.lock"
+echo 4000000 >"$SIM_FS/data/misc/perfetto-traces/systrace.lock/pid"
+"$SYSTRACE" --perfetto -t 4 -o b.html -e "$SIM_SERIAL" sched >b.out 2>b.err </dev/null &
+b=$!
+wait_for 10 grep -q "lock-read" "$SIM_LOG" || fail "b never read the lock"
+"$SYSTRACE" --perfetto -t 4 -o a.html -e "$SIM_SERIAL" sched >a.out 2>a.err </dev/null &
+a=$!
+wait $a; ra=$?
+wait $b; rb=$?
+[ "$ra$rb" = 01 ] || { cat a.err b.err; fail "two takers: exits $ra (a) and $rb (b): a records, b is refused"; }
+[ "$(sim_state perfetto_sessions)" = 1 ] || fail "two takers: $(sim_state perfetto_sessions) sessions"
+grep -q "already recording" b.err || { cat b.err; fail "two takers: b's refusal not said"; }
+pf_no_session "two takers"
 echo ok

@@ -347,6 +347,7 @@ static const struct builtin {
     {"export", cmd_export, 0},
     {"false", cmd_false, 0},
     {"getprop", sim_cmd_getprop, 0},
+    {"grep", sim_cmd_grep, 0},
     {"id", cmd_id, 0},
     {"input", sim_cmd_input, 0},
     {"kill", sim_cmd_kill, 0},

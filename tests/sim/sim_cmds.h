@@ -10,6 +10,7 @@
 /* sim_cmds_fs.c */
 int sim_cmd_test(struct sh_cmd *c);
 int sim_cmd_cat(struct sh_cmd *c);
+int sim_cmd_grep(struct sh_cmd *c);
 int sim_cmd_ls(struct sh_cmd *c);
 int sim_cmd_mkdir(struct sh_cmd *c);
 int sim_cmd_rm(struct sh_cmd *c);

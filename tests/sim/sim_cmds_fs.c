@@ -1,5 +1,5 @@
 /*
- * File commands of the simulated device: test/[, cat, ls, mkdir, rm.
+ * File commands of the simulated device: test/[, cat, grep, ls, mkdir, rm.
  * Messages follow toybox ("ls: /x: No such file or directory").  ls
  * prints one name per line (not a tty); -l uses toybox's long format.
  */
@@ -113,6 +113,31 @@ static int copy_reader(struct sh_cmd *c, struct sim_reader *r)
     return rc;
 }
 
+/* --slow-lock-read: the lock's pid file read now and answered late, so
+ * that another systrace can take the lock over in between. */
+static int slow_lock_read(struct sh_cmd *c, const char *path)
+{
+    struct sim_device *dev = c->sh->dev;
+    size_t n = strlen(path), k = strlen("/systrace.lock/pid");
+    if (!dev->opt.lock_read_ms || n < k || strcmp(path + n - k, "/systrace.lock/pid"))
+        return 0;
+    pthread_mutex_lock(&dev->lock);
+    int first = !dev->lock_read_done;
+    dev->lock_read_done = 1;
+    pthread_mutex_unlock(&dev->lock);
+    struct sim_reader *r;
+    if (!first || sim_fs_open_read(dev->fs, path, &r))
+        return 0;
+    char buf[256];
+    long got = r->read(r, buf, sizeof(buf));
+    r->close(r);
+    sim_log(dev, "lock-read", "held back");
+    sim_sleep((uint64_t)dev->opt.lock_read_ms * 1000000u, sim_shell_cancel_cb, c->sh);
+    if (got > 0)
+        sink_write(c->out, buf, (size_t)got);
+    return 1;
+}
+
 int sim_cmd_cat(struct sh_cmd *c)
 {
     int status = 0;
@@ -128,6 +153,8 @@ int sim_cmd_cat(struct sh_cmd *c)
     }
     for (int i = 1; i < c->argc; i++) {
         struct sim_reader *r;
+        if (slow_lock_read(c, c->argv[i]))
+            continue;
         int e = sim_pf_read_refused(c->sh->dev, c->argv[i], 0);
         if (!e)
             e = sim_fs_open_read(c->sh->dev->fs, c->argv[i], &r);
@@ -142,6 +169,96 @@ int sim_cmd_cat(struct sh_cmd *c)
             return 1;
     }
     return status;
+}
+
+/* grep [-q] [-x] [-F] PATTERN FILE...: the pattern a fixed string (what
+ * systrace asks is digits, the same as a regex); lines up to 4 KiB. */
+
+struct grep_opts {
+    int quiet, whole;
+    const char *pat;
+};
+
+static int grep_line(const struct grep_opts *g, const char *line, size_t n)
+{
+    size_t k = strlen(g->pat);
+    if (g->whole)
+        return n == k && !memcmp(line, g->pat, k);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(line + i, g->pat, k))
+            return 1;
+    return 0;
+}
+
+/* One line: 1 matched, 0 not, -1 the output is gone. */
+static int grep_one(struct sh_cmd *c, const struct grep_opts *g, const char *line, size_t n)
+{
+    if (!grep_line(g, line, n))
+        return 0;
+    if (!g->quiet && (sink_write(c->out, line, n) || sink_write(c->out, "\n", 1)))
+        return -1;
+    return 1;
+}
+
+/* 1: a line matched, 0: none, -1: the output is gone */
+static int grep_reader(struct sh_cmd *c, const struct grep_opts *g, struct sim_reader *r)
+{
+    char line[4096], buf[4096];
+    size_t n = 0;
+    int found = 0, rc;
+    long got;
+    while ((got = r->read(r, buf, sizeof(buf))) > 0)
+        for (long i = 0; i < got; i++) {
+            if (buf[i] != '\n') {
+                if (n < sizeof(line))
+                    line[n++] = buf[i];
+                continue;
+            }
+            if ((rc = grep_one(c, g, line, n)) < 0)
+                return -1;
+            found |= rc;
+            n = 0;
+        }
+    if (n && (rc = grep_one(c, g, line, n)) != 0)
+        return rc;
+    return found;
+}
+
+int sim_cmd_grep(struct sh_cmd *c)
+{
+    struct grep_opts g = {0};
+    int i = 1;
+    for (; i < c->argc && c->argv[i][0] == '-' && c->argv[i][1]; i++)
+        for (const char *f = c->argv[i] + 1; *f; f++) {
+            if (*f == 'q')
+                g.quiet = 1;
+            else if (*f == 'x')
+                g.whole = 1;
+            else if (*f != 'F') {
+                sink_printf(c->err, "grep: unknown option '%c'\n", *f);
+                return 2;
+            }
+        }
+    if (i + 1 >= c->argc) {
+        sink_puts(c->err, "usage: grep [-qxF] PATTERN FILE...\n");
+        return 2;
+    }
+    g.pat = c->argv[i++];
+    int found = 0, status = 1;
+    for (; i < c->argc; i++) {
+        struct sim_reader *r;
+        if (sim_fs_open_read(c->sh->dev->fs, c->argv[i], &r)) {
+            sink_printf(c->err, "grep: %s: No such file or directory\n", c->argv[i]);
+            status = 2;
+            continue;
+        }
+        int rc = grep_reader(c, &g, r);
+        r->close(r);
+        if (rc < 0)
+            return 1;
+        found |= rc;
+    }
+    return found ? 0 : status;
 }
 
 /* ls [-a] [-l] [-d] [-1] [PATH...] */

@@ -82,6 +82,8 @@ static const char usage[] =
     "  --perfetto-chatty     perfetto warns for 80 KB, then refuses the config\n"
     "  --slow-flush MS       perfetto flushes MS ms at its end before its pid goes\n"
     "  --slow-rm MS          rm takes MS ms\n"
+    "  --slow-lock-read MS   the first cat of systrace's Perfetto lock (its pid\n"
+    "                        file) answers MS ms after reading it\n"
     "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
     "  --perfetto-junk       perfetto writes 64 KiB of 0xff (a varint too long)\n"
     "                        after its first packet, then records on\n"
@@ -174,6 +176,10 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             if (opt_u64(a, v, &n) || n > 600000)
                 return -1;
             *(a[7] == 'f' ? &o->pf_flush_ms : &o->rm_delay_ms) = (unsigned)n;
+        } else if (!strcmp(a, "--slow-lock-read")) {
+            if (opt_u64(a, v, &n) || n > 600000)
+                return -1;
+            o->lock_read_ms = (unsigned)n;
         } else if (!strcmp(a, "--dump-delay")) {
             if (opt_u64(a, v, &n) || n > 600000)
                 return -1;

@@ -236,8 +236,12 @@ static enum st_err lock_held(struct atrace *a, int *retry)
         return fail(c, ST_EDEVICE, "another systrace is starting a Perfetto session on the "
                     "device (" LOCK " exists); wait for it, or if none runs remove the lock: "
                     "adb -s %s shell rm -rf " LOCK, c->serial);
-    char script[160];
-    snprintf(script, sizeof(script), "[ -d /proc/%d ] && echo alive || rm -rf " LOCK, pid);
+    /* removed only while it still holds the pid read: another systrace
+     * may have taken it over since, and made its own */
+    char script[256];
+    snprintf(script, sizeof(script),
+             "[ -d /proc/%d ] && echo alive || (grep -qxF %d " LOCK "/pid && rm -rf " LOCK ")",
+             pid, pid);
     e = dev_script(c, script, 4096, &r);
     int alive = !e && strstr(r.out, "alive");
     adb_result_free(&r);

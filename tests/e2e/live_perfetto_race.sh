@@ -32,15 +32,27 @@ echo 4000000 >"$SIM_FS/data/misc/perfetto-traces/systrace.lock/pid"
 run_st 0 --perfetto -t 1 -o stale.html -e "$SIM_SERIAL" sched
 pf_no_session "a stale lock"
 
+# -- a stale lock that stays (its pid file not quite as our start writes
+# it: removal checks the exact line): refused in one line (it crashed:
+# the start's answer was read after its second refusal had freed it)
+mkdir -p "$SIM_FS/data/misc/perfetto-traces/systrace.lock"
+echo " 4000000" >"$SIM_FS/data/misc/perfetto-traces/systrace.lock/pid"
+run_st 1 --perfetto -t 1 -o held.html -e "$SIM_SERIAL" sched
+assert_contains err.txt "the Perfetto lock stays held on the device (/data/misc/perfetto-traces/systrace.lock); if no systrace records there, remove it: adb -s $SIM_SERIAL shell rm -rf /data/misc/perfetto-traces/systrace.lock"
+assert_eq "lines on stderr" 1 "$(wc -l <err.txt)"
+[ ! -e held.html ] || fail "a page written without a recording"
+rm -rf "$SIM_FS/data/misc/perfetto-traces/systrace.lock"
+pf_no_session "a lock that stays"
+
 # -- two takers of one stale lock: b reads its pid, and only after a has
-# removed it, made its own and begun recording does b's turn come; b must
+# removed it, made its own and begun recording does b's check run; b must
 # not remove a's lock (it checks the pid it read is still the lock's)
-start_sim --slow-lock-read 2500
+start_sim --stall-on "[ -d /proc/4000000 ]:2500"
 mkdir -p "$SIM_FS/data/misc/perfetto-traces/systrace.lock"
 echo 4000000 >"$SIM_FS/data/misc/perfetto-traces/systrace.lock/pid"
 "$SYSTRACE" --perfetto -t 4 -o b.html -e "$SIM_SERIAL" sched >b.out 2>b.err </dev/null &
 b=$!
-wait_for 10 grep -q "lock-read" "$SIM_LOG" || fail "b never read the lock"
+wait_for 10 grep -q "^stall " "$SIM_LOG" || fail "b never checked the lock"
 "$SYSTRACE" --perfetto -t 4 -o a.html -e "$SIM_SERIAL" sched >a.out 2>a.err </dev/null &
 a=$!
 wait $a; ra=$?
@@ -49,4 +61,18 @@ wait $b; rb=$?
 [ "$(sim_state perfetto_sessions)" = 1 ] || fail "two takers: $(sim_state perfetto_sessions) sessions"
 grep -q "already recording" b.err || { cat b.err; fail "two takers: b's refusal not said"; }
 pf_no_session "two takers"
+
+# -- our session over, another systrace takes our lock over as stale and
+# makes its own (its pid written over ours here) before our cleanup runs:
+# the cleanup leaves that lock alone
+start_sim --stall-on "rm -rf /data/misc/perfetto-traces/systrace-:2500"
+"$SYSTRACE" --perfetto -t 1 -o f.html -e "$SIM_SERIAL" sched >f.out 2>f.err </dev/null &
+f=$!
+wait_for 20 grep -q "^stall " "$SIM_LOG" || { kill $f; cat f.err; fail "no cleanup came"; }
+lock=$SIM_FS/data/misc/perfetto-traces/systrace.lock
+echo 999999 >"$lock/pid"
+wait $f || { cat f.err; fail "the capture failed"; }
+[ "$(cat "$lock/pid" 2>/dev/null)" = 999999 ] || fail "our cleanup removed the lock another systrace took over"
+rm -rf "$lock"
+pf_no_session "a lock taken over"
 echo ok

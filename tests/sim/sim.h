@@ -53,8 +53,9 @@ struct sim_opts {
     unsigned pf_flush_ms;       /* a perfetto stopped early takes this long
                                  * to finalise its file before its pid goes */
     unsigned rm_delay_ms;       /* rm takes this long (a slow flash) */
-    unsigned lock_read_ms;      /* the first read of systrace's Perfetto lock
-                                 * answers this late (a takeover race) */
+    const char *stall_on;       /* the first command containing these */
+    size_t stall_len;           /* bytes (argv's "TEXT:MS")... */
+    unsigned stall_ms;          /* ...waits this long before it runs */
     int pf_junk;                /* 64 KiB of 0xff (a varint that never ends)
                                  * after perfetto's system_info packet */
     int64_t reconnect_after_ms; /* after that drop: -1 off (every dump
@@ -165,7 +166,7 @@ struct sim_device {
     uint64_t fully_drawn_ns[SIM_FULLY_DRAWN_MAX];
     unsigned fully_drawn_ms[SIM_FULLY_DRAWN_MAX];
     unsigned nfully_drawn;
-    int lock_read_done;         /* --slow-lock-read spent; guarded by lock */
+    int stalled;                /* --stall-on spent; guarded by lock */
 };
 
 /* The link is gone (--reconnect-after): every connection is dropped and

@@ -113,31 +113,6 @@ static int copy_reader(struct sh_cmd *c, struct sim_reader *r)
     return rc;
 }
 
-/* --slow-lock-read: the lock's pid file read now and answered late, so
- * that another systrace can take the lock over in between. */
-static int slow_lock_read(struct sh_cmd *c, const char *path)
-{
-    struct sim_device *dev = c->sh->dev;
-    size_t n = strlen(path), k = strlen("/systrace.lock/pid");
-    if (!dev->opt.lock_read_ms || n < k || strcmp(path + n - k, "/systrace.lock/pid"))
-        return 0;
-    pthread_mutex_lock(&dev->lock);
-    int first = !dev->lock_read_done;
-    dev->lock_read_done = 1;
-    pthread_mutex_unlock(&dev->lock);
-    struct sim_reader *r;
-    if (!first || sim_fs_open_read(dev->fs, path, &r))
-        return 0;
-    char buf[256];
-    long got = r->read(r, buf, sizeof(buf));
-    r->close(r);
-    sim_log(dev, "lock-read", "held back");
-    sim_sleep((uint64_t)dev->opt.lock_read_ms * 1000000u, sim_shell_cancel_cb, c->sh);
-    if (got > 0)
-        sink_write(c->out, buf, (size_t)got);
-    return 1;
-}
-
 int sim_cmd_cat(struct sh_cmd *c)
 {
     int status = 0;
@@ -153,8 +128,6 @@ int sim_cmd_cat(struct sh_cmd *c)
     }
     for (int i = 1; i < c->argc; i++) {
         struct sim_reader *r;
-        if (slow_lock_read(c, c->argv[i]))
-            continue;
         int e = sim_pf_read_refused(c->sh->dev, c->argv[i], 0);
         if (!e)
             e = sim_fs_open_read(c->sh->dev->fs, c->argv[i], &r);

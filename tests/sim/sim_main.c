@@ -82,8 +82,8 @@ static const char usage[] =
     "  --perfetto-chatty     perfetto warns for 80 KB, then refuses the config\n"
     "  --slow-flush MS       perfetto flushes MS ms at its end before its pid goes\n"
     "  --slow-rm MS          rm takes MS ms\n"
-    "  --slow-lock-read MS   the first cat of systrace's Perfetto lock (its pid\n"
-    "                        file) answers MS ms after reading it\n"
+    "  --stall-on TEXT:MS    the first command containing TEXT waits MS ms\n"
+    "                        before it runs (another systrace goes first)\n"
     "  --perfetto-corrupt    perfetto's trace ends in a malformed packet\n"
     "  --perfetto-junk       perfetto writes 64 KiB of 0xff (a varint too long)\n"
     "                        after its first packet, then records on\n"
@@ -176,10 +176,13 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
             if (opt_u64(a, v, &n) || n > 600000)
                 return -1;
             *(a[7] == 'f' ? &o->pf_flush_ms : &o->rm_delay_ms) = (unsigned)n;
-        } else if (!strcmp(a, "--slow-lock-read")) {
-            if (opt_u64(a, v, &n) || n > 600000)
+        } else if (!strcmp(a, "--stall-on")) {
+            const char *colon = v ? strrchr(v, ':') : NULL;
+            if (!colon || colon == v || opt_u64(a, colon + 1, &n) || n > 600000)
                 return -1;
-            o->lock_read_ms = (unsigned)n;
+            o->stall_on = v;
+            o->stall_len = (size_t)(colon - v);
+            o->stall_ms = (unsigned)n;
         } else if (!strcmp(a, "--dump-delay")) {
             if (opt_u64(a, v, &n) || n > 600000)
                 return -1;

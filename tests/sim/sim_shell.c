@@ -110,6 +110,24 @@ static int is_assignment(const char *w)
     return w[i] == '=';
 }
 
+/* --stall-on: the first command containing its text waits before it runs
+ * (another host's command goes first: a race made to happen). */
+static void stall(struct sim_shell *sh, const char *cmd)
+{
+    struct sim_device *dev = sh->dev;
+    if (!dev->opt.stall_on || !memmem(cmd, strlen(cmd), dev->opt.stall_on, dev->opt.stall_len))
+        return;
+    pthread_mutex_lock(&dev->lock);
+    int first = !dev->stalled;
+    dev->stalled = 1;
+    pthread_mutex_unlock(&dev->lock);
+    if (!first)
+        return;
+    sim_log(dev, "stall", cmd);
+    sim_sleep((uint64_t)dev->opt.stall_ms * 1000000u, sim_shell_cancel_cb, sh);
+}
+
+/* Each command as it runs: logged, and held back if --stall-on says so. */
 static void log_argv(struct sim_shell *sh, char **argv, size_t n)
 {
     struct dynbuf b;
@@ -120,6 +138,7 @@ static void log_argv(struct sim_shell *sh, char **argv, size_t n)
         dynbuf_addstr(&b, argv[i]);
     }
     sim_log(sh->dev, "run", dynbuf_str(&b));
+    stall(sh, dynbuf_str(&b));
     dynbuf_free(&b);
 }
 

@@ -264,20 +264,25 @@ static enum st_err run_start(struct atrace *a, struct adb_result *r)
     struct dynbuf s;
     dynbuf_init(&s, 1 << 22);
     enum st_err e = start_cmd(a, &s);
-    for (int tries = 0; !e && tries < 2; tries++) {
-        int retry = 0;
+    int ran = 0, retry = 1;
+    for (int tries = 0; !e && !ran && retry && tries < 2; tries++) {
         p->file_on_device = 1;
         e = dev_script(c, dynbuf_str(&s), START_OUT_MAX, r);
         if (e || r->exit_code != LOCK_BUSY) {
             p->have_lock = 1;   /* made, or maybe (no answer): the cleanup removes it */
+            ran = 1;
             break;
         }
         p->file_on_device = 0;
         adb_result_free(r);
         e = lock_held(a, &retry);
-        if (!e && !retry)
-            e = fail(c, ST_EDEVICE, "%s", "the Perfetto lock stays held on the device");
     }
+    /* a stale lock still there after its removal (not ours to remove, or
+     * not quite what our start writes): said, *r left empty */
+    if (!e && !ran)
+        e = fail(c, ST_EDEVICE, "the Perfetto lock stays held on the device (" LOCK
+                 "); if no systrace records there, remove it: adb -s %s shell rm -rf " LOCK,
+                 c->serial);
     dynbuf_free(&s);
     return e;
 }
@@ -381,13 +386,29 @@ static void file_left(struct atrace *a, const char *why)
                           "remove it with: adb -s %s shell rm -f %s", why, c->serial, p->path);
 }
 
+/* "rm -rf FILE" and, if it is ours, the lock, as long as it is still
+ * ours: once our session ended, another systrace may have taken it over
+ * as stale and made its own.  Without our pid (the start's answer lost)
+ * only a lock without one goes; one with a pid is taken over later. */
+static void rm_script(const struct pfrec *p, struct dynbuf *s)
+{
+    dynbuf_printf(s, "rm -rf %s", p->path);
+    if (p->have_lock && p->pid)
+        dynbuf_printf(s, "; (grep -qxF %d " LOCK "/pid && rm -rf " LOCK ")", p->pid);
+    else if (p->have_lock)
+        dynbuf_addstr(s, "; ([ -s " LOCK "/pid ] || rm -rf " LOCK ")");
+}
+
 /* An interrupted rm (the second Ctrl-C) is retried by the cleanup. */
 static void remove_file(struct atrace *a)
 {
     struct pfrec *p = rec_of(a);
-    const char *argv[] = {"rm", "-rf", p->path, p->have_lock ? LOCK : NULL, NULL};
+    struct dynbuf s;
+    dynbuf_init(&s, 4096);
+    rm_script(p, &s);
     struct adb_result r;
-    enum st_err e = dev_run(a->c, argv, 4096, &r);
+    enum st_err e = dev_script(a->c, dynbuf_str(&s), 4096, &r);
+    dynbuf_free(&s);
     adb_result_free(&r);    /* set on every path, an interrupted one too */
     if (!e) {
         p->file_on_device = p->have_lock = 0;
@@ -541,7 +562,7 @@ static void pf_cleanup(struct atrace *a)
     dynbuf_addstr(&saved, dynbuf_str(&c->err));
     if (p->recording && p->pid)
         dynbuf_printf(&s, "kill -KILL %d 2>/dev/null; ", p->pid);
-    dynbuf_printf(&s, "rm -rf %s%s", p->path, p->have_lock ? " " LOCK : "");
+    rm_script(p, &s);
     struct adb_result r;
     enum st_err e = dev_script(c, dynbuf_str(&s), 4096, &r);
     adb_result_free(&r);    /* set on every path */

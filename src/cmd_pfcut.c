@@ -397,7 +397,7 @@ int cmd_pf_cut(const struct st_options *o)
         goto done;
     size_t n = starts_of(o, scan, start, end, st);
     if (!n) {
-        fprintf(stderr, "systrace: --split: more than %d pieces; choose bigger ones\n",
+        fprintf(stderr, "systrace: --split: more than %d pieces; ask for bigger ones\n",
                 PFCUT_PIECES_MAX);
         goto done;
     }

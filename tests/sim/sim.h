@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,7 +177,7 @@ void sim_link_drop(struct sim_device *dev, uint64_t after_bytes);
 /* 1 while the link is down (new connections are refused). */
 int sim_link_down(struct sim_device *dev);
 
-extern volatile sig_atomic_t sim_stopping;
+extern atomic_int sim_stopping;
 
 /* One line to the --log file (no-op without it); newlines in the text
  * are escaped so one event stays one line. */

@@ -25,7 +25,7 @@
 
 #include "lib/debug.h"
 
-volatile sig_atomic_t sim_stopping;
+atomic_int sim_stopping;     /* lock-free: set by the signal handler, read by every thread */
 
 static void on_signal(int sig)
 {

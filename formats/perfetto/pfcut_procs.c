@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/procname.h"
 #include "pb.h"
 #include "pbw.h"
 
@@ -149,31 +150,6 @@ void pfcut_procs_free(struct pfcut *c)
 
 /* ---- the scan ----------------------------------------------------------- */
 
-static int name_is(const char *want, const uint8_t *s, size_t n)
-{
-    size_t wn = strlen(want);
-    const uint8_t *slash = n ? memchr(s, '/', n) : NULL;
-    while (slash) {             /* the basename */
-        const uint8_t *next = memchr(slash + 1, '/', n - (size_t)(slash + 1 - s));
-        if (!next)
-            break;
-        slash = next;
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        if (n == wn && !memcmp(s, want, n))
-            return 1;
-        /* a comm, cut: its head, or an Android app's last 15 bytes */
-        if (n == 15 && wn > 15 && (!memcmp(s, want, 15) || !memcmp(s, want + wn - 15, 15)))
-            return 1;
-        if (!slash)
-            break;
-        n -= (size_t)(slash + 1 - s);
-        s = slash + 1;
-        slash = NULL;
-    }
-    return 0;
-}
-
 /* A process of the trace: pid, and a name it goes by (may be NULL). */
 static void process(struct pfcut *c, uint64_t pid, const uint8_t *name, size_t n)
 {
@@ -185,7 +161,7 @@ static void process(struct pfcut *c, uint64_t pid, const uint8_t *name, size_t n
                 c->st.saved_over++;
         }
     for (size_t i = 0; name && i < pr->nnames; i++)
-        if (name_is(pr->names[i], name, n)) {
+        if (procname_matches((const char *)name, n, pr->names[i])) {
             pr->found[i] = 1;
             if (map_put(&pr->keep, pid, 1))
                 c->st.saved_over++;

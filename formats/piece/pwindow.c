@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/procname.h"
 #include "pscan_int.h"
 
 static const char *name_of(const struct pscan *s, int64_t pid, size_t *n)
@@ -35,22 +36,6 @@ static void busiest(const struct pscan *s, char *buf, size_t len)
                          nm ? (int)n : 1, nm ? nm : "?", (long long)top[j]);
         at += w > 0 ? (size_t)w : 0;
     }
-}
-
-/* A process's name matches: whole, as the kernel cuts it (its first 15
- * bytes; Android's apps keep their last 15: "ndroid.systemui"), or its
- * last path component ("/system/bin/surfaceflinger"). */
-static int name_matches(const char *nm, size_t n, const char *want)
-{
-    size_t w = strlen(want);
-    if (n == w && !memcmp(nm, want, n))
-        return 1;
-    if (n == 15 && w > 15 && (!memcmp(nm, want, 15) || !memcmp(nm, want + w - 15, 15)))
-        return 1;
-    const char *slash = memchr(nm, '/', n) ? nm + n : NULL;
-    while (slash && slash > nm && slash[-1] != '/')
-        slash--;
-    return slash && (size_t)(nm + n - slash) == w && !memcmp(slash, want, w);
 }
 
 static int add_pid(struct piece_window *w, int64_t pid)
@@ -87,7 +72,7 @@ static int one_proc(const struct pscan *s, const struct piece_proc *p, struct pi
     const char *k, *v;
     while (smap_next(&s->names, &i, &k, &kn, &v, &vn)) {
         char num[24];
-        if (!name_matches(v, vn, p->name) || kn >= sizeof(num))
+        if (!procname_matches(v, vn, p->name) || kn >= sizeof(num))
             continue;
         memcpy(num, k, kn);
         num[kn] = 0;

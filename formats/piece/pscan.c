@@ -91,14 +91,23 @@ static void sample(struct pscan *s, int64_t ts, size_t n)
     s->sample_bytes[s->nsamples++] = before;
 }
 
+/* What ftrace writes for a task whose comm it no longer knows: any real
+ * name seen later (or a process dump's) stands instead. */
+static int placeholder(const char *p, size_t n)
+{
+    return n >= 2 && p[0] == '<' && p[n - 1] == '>';
+}
+
 static void name_pid(struct pscan *s, int64_t pid, const char *name, size_t n, int strong)
 {
     char k[24];
     int kn = snprintf(k, sizeof(k), "%lld", (long long)pid);
     size_t have;
+    const char *had;
     if (n > NAME_MAX_BYTES)
         n = NAME_MAX_BYTES;
-    if (!n || (!strong && smap_get(&s->names, k, (size_t)kn, &have)))
+    if (!n || (!strong && (had = smap_get(&s->names, k, (size_t)kn, &have)) &&
+               (placeholder(name, n) || !placeholder(had, have))))
         return;
     fail_on(s, smap_put(&s->names, k, (size_t)kn, name, n));
 }

@@ -91,4 +91,17 @@ assert_contains err.txt "no process named nosuch in the trace; the busiest: ndro
 run_st 0 --from-file old.txt -o old.html -q --process=com.android.systemui
 grep -q "tracing_mark_write: B|1234|draw" old.html || fail "--process=com.android.systemui: its mark not kept"
 ! grep -q "kworker/0:1-77" old.html || fail "--process=com.android.systemui: kworker kept"
+# a process whose first line ftrace wrote as "<...>" (its comm not known
+# then) is still found by its name, which later lines give
+cat >ph.txt <<'T'
+# tracer: nop
+#
+           <...>-500   (  500) [000] ...1  100.000000: tracing_mark_write: B|500|first
+          myproc-500   (  500) [000] ...1  100.100000: tracing_mark_write: E|500
+           other-600   (  600) [000] ...1  100.200000: tracing_mark_write: B|600|x
+          myproc-500   (  500) [000] ...1  100.300000: tracing_mark_write: B|500|second
+T
+run_st 0 --from-file ph.txt -o ph.html -q --process=myproc
+grep -q "B|500|second" ph.html || fail "--process=myproc (first seen as <...>): not kept"
+! grep -q "B|600|x" ph.html || fail "--process=myproc: another process kept"
 echo ok

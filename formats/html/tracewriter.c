@@ -289,6 +289,13 @@ enum st_err tw_begin(struct tracewriter *w, const char *name)
         w->part_start = outfile_tell(w->o);
         return e;
     }
+    if (!strcmp(name, "traceEvents")) {    /* its members join the result's */
+        w->raw = TW_RAW_START;
+        w->raw_sep = 0;
+        dynbuf_init(&w->raw_hold, 1u << 20);
+        w->part_start = outfile_tell(w->o);
+        return ST_OK;
+    }
     if (w->parts)
         puts_(w, ", ");
     puts_(w, "\"");
@@ -310,6 +317,11 @@ enum st_err tw_restart_part(struct tracewriter *w)
     w->last_nl = 1;
     w->block_bytes = 0;
     w->split_due = 0;
+    if (w->raw) {
+        w->raw = TW_RAW_START;
+        w->raw_sep = 0;
+        dynbuf_reset(&w->raw_hold);
+    }
     w->hdr_state = HDR_LINE_START;
     w->hdr_overflow = 0;
     dynbuf_reset(&w->hdr);
@@ -344,6 +356,12 @@ enum st_err tw_end(struct tracewriter *w)
         w->pending_close = 1;
         return ST_OK;
     }
+    if (w->raw) {
+        int wrote = w->raw_sep;
+        e = tw_raw_end(w);
+        w->parts -= !wrote;     /* an empty object: no member, no separator */
+        return e;
+    }
     return puts_(w, w->fmt == TW_HTML ? CLOSE_TAG : "\"");
 }
 
@@ -377,6 +395,7 @@ void tw_free(struct tracewriter *w)
     outfile_free(w->o);
     dynbuf_free(&w->hdr);
     dynbuf_free(&w->bounds);
+    dynbuf_free(&w->raw_hold);
     free(w);
 }
 

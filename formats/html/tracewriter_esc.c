@@ -152,7 +152,9 @@ static enum st_err payload(struct tracewriter *w, const unsigned char *p, size_t
      * offsets stay consistent, counted in the payload's own bytes */
     if (w->discard)
         return tw_put(w, p, n);
-    return w->fmt == TW_HTML ? html_payload(w, p, n, final) : tw_json_payload(w, p, n, final);
+    if (w->fmt == TW_HTML)
+        return html_payload(w, p, n, final);
+    return w->raw ? tw_raw_payload(w, p, n, final) : tw_json_payload(w, p, n, final);
 }
 
 /* Prepend undecided bytes from the last chunk.  Rare (a '<' or a UTF-8

@@ -12,6 +12,9 @@
 
 enum hdr_state { HDR_LINE_START, HDR_IN_LINE, HDR_DONE };
 
+/* A trace-event JSON part of a JSON result (tracewriter_raw.c) */
+enum tw_raw { TW_RAW_NONE, TW_RAW_START, TW_RAW_MEMBERS, TW_RAW_ARRAY, TW_RAW_STRING };
+
 struct tracewriter {
     enum tw_format fmt;
     struct outfile *o;
@@ -19,6 +22,9 @@ struct tracewriter {
     int parts, in_part, has_controller;
     uint64_t part_start;        /* output offset of the current payload */
     int ftrace;                 /* the current part is ftrace text */
+    enum tw_raw raw;            /* the current part is trace-event JSON in -j */
+    int raw_sep;                /* its separator is written */
+    struct dynbuf raw_hold;     /* a '}' and blanks after it, held back */
     uint64_t part_bytes, max_part_bytes;
     unsigned char carry[CARRY_MAX];    /* undecided bytes at a chunk end */
     size_t carrylen;
@@ -55,5 +61,8 @@ enum st_err tw_with_carry(struct tracewriter *w, const unsigned char *p, size_t 
                           int final);
 enum st_err tw_json_payload(struct tracewriter *w, const unsigned char *p, size_t n,
                             int final);
+/* tracewriter_raw.c: the part's bytes; its end */
+enum st_err tw_raw_payload(struct tracewriter *w, const unsigned char *p, size_t n, int final);
+enum st_err tw_raw_end(struct tracewriter *w);
 
 #endif

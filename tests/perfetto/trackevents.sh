@@ -103,6 +103,21 @@ grep -q '"name":"surfaceflinger"\|sched' mixed.json || fail "mixed: ftrace not i
 node "$TOP/tests/browser/check.mjs" --timeout-ms 180000 mixed.html --expect ok=true \
     --expect sliceNames~doFrame --expect asyncSlices=2 >classic-mixed.jsonl ||
     { cat classic-mixed.jsonl; fail "classic viewer: mixed.html"; }
+# -j: the track events are the result's "traceEvents" array beside the
+# ftrace text (as a string inside it, Perfetto refused the whole file:
+# "traceEvents is not an array")
+run_st 0 --from-file mixed.perfetto-trace -j -o mixed-j.json -q
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d["traceEvents"], list), type(d["traceEvents"])
+assert any(e.get("name") == "doFrame" for e in d["traceEvents"])
+assert "sched_switch" in d["systemTraceEvents"]' mixed-j.json || fail "-j: traceEvents not an array of the track events"
+want=$(tp_rows mixed.json "select count(*) from slice where name = 'doFrame'")
+got=$(tp_rows mixed-j.json "select count(*) from slice where name = 'doFrame'")
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] || fail "-j: Perfetto finds $got doFrame slices, --trace-events $want"
+node "$TOP/tests/browser/check.mjs" --timeout-ms 180000 mixed-j.json --expect ok=true \
+    --expect sliceNames~doFrame >classic-mixed-j.jsonl ||
+    { cat classic-mixed-j.jsonl; fail "classic viewer: mixed-j.json"; }
 # slices that do not nest in time on one thread (pfgen -m's rounds
 # overlap): a thread's end names no slice, so it ends the one on top as
 # Perfetto's SLICE_END does; named, Perfetto counted 42 misplaced ends

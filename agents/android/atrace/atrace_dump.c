@@ -203,6 +203,11 @@ static enum st_err finish_dump(struct atrace *a, struct tracewriter *w)
         e2 = repair_finish(a->rep);
     if (!e2)
         e2 = tw_end(w);
+    /* a page without one event is no trace (nor was the buffer full) */
+    if (!e2 && !repair_coverage(a->rep)->have)
+        return dump_failed(a, ST_ENOTRACE, "no trace events found: the device's trace "
+                           "holds only its header and comments (nothing was recorded; "
+                           "systrace -l lists the categories it has)");
     capture_warn_cut(c, lcut_lines(a->cut));
     c->sync_seen = repair_watch_seen(a->rep);
     if (repair_lines_fixed(a->rep))

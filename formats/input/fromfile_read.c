@@ -199,7 +199,10 @@ static enum st_err dispatch(struct ff_input *in, const char *path, int fd)
             if (in->f->text_only)
                 return ff_not_text(in->f);
             in->method = 1;
-            return method_trace(in->f, path);
+            /* standard input has no path to read again: copied as from a
+             * pipe, from its start (pread left the offset there) */
+            return fd == STDIN_FILENO ? method_from_pipe(in->f, fd, head, 0)
+                                      : method_trace(in->f, path);
         }
         return stream(in, fd);
     }

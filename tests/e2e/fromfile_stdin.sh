@@ -32,7 +32,8 @@ cmp -s trace.html ref.html || fail "trace.html was changed"
 "$SYSTRACE" --from-file - -o fromjson.html -q <trace.json || fail "JSON stdin"
 cmp -s fromjson.html ref.html || fail "stdin HTML -> JSON -> HTML differs"
 
-# a method trace from a pipe: copied aside, converted, nothing left in TMPDIR
+# a method trace from a pipe (or standard input): copied aside, converted,
+# nothing left in TMPDIR
 python3 "$TOP/tests/tools/mktrace.py" m.trace <<'T'
 thread 1 main
 method 0x10 com/ex/A run ()V A.java
@@ -47,6 +48,10 @@ cat m.trace >fifo &
 "$SYSTRACE" --from-file fifo -o m-fifo.html -q || fail "method trace FIFO"
 wait
 cmp -s m.html m-fifo.html || fail "method trace from a FIFO differs"
+# standard input redirected from the file (it has no path to read again;
+# before: "stdin: cannot open: No such file or directory")
+"$SYSTRACE" --from-file - -o m-redir.html -q <m.trace || fail "method trace <file"
+cmp -s m.html m-redir.html || fail "method trace from <file differs"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 
 # dump.txt and dump.z both default to dump.html: the second gets dump-1.html

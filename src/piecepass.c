@@ -277,7 +277,7 @@ int piecepass_run(const struct st_options *o, const struct viewer *v, const char
     struct tw_filter f = {pcut_begin, pcut_write, pcut_end, c};
     tw_set_filter(nowhere, &f);
     e = fromfile_convert_flags(o->from_file, nowhere, FF_NO_CUT | FF_TEXT_ONLY, &res);
-    if (e == ST_EUNSUPPORTED && res.not_text) {
+    if (e == ST_EUNSUPPORTED && (res.not_text || pcut_unordered(c))) {
         rc = -1;
         goto done;
     }

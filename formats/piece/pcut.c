@@ -22,6 +22,8 @@ struct pcut *pcut_new(const struct piece_window *w, st_write_fn out, void *out_c
     pstack_init(&c->open_slices, CUT_KEYS_MAX);
     smap_init(&c->counters, CUT_COUNTERS_MAX);
     smap_init(&c->async, CUT_COUNTERS_MAX);
+    imap_init(&c->cross, CUT_KEYS_MAX);
+    smap_init(&c->async_lo, CUT_COUNTERS_MAX);
     pcutj_begin(c);
     return c;
 }
@@ -35,6 +37,8 @@ void pcut_free(struct pcut *c)
     pstack_free(&c->open_slices);
     smap_free(&c->counters);
     smap_free(&c->async);
+    imap_free(&c->cross);
+    smap_free(&c->async_lo);
     pcutj_free(c);
     if (c->stream)
         c->stream_free(c);
@@ -79,8 +83,8 @@ enum st_err pcut_put_line(struct pcut *c, const char *p, size_t n)
 
 /* line with its time set to ts, up to `upto` (the line's end if 0),
  * without its line end; then tail and LF. */
-static enum st_err retimed(struct pcut *c, const char *p, size_t n, int64_t ts, size_t upto,
-                           const char *tail)
+enum st_err pcut_retimed(struct pcut *c, const char *p, size_t n, int64_t ts, size_t upto,
+                         const char *tail)
 {
     struct pline l;
     if (pline_parse(p, n, &l))
@@ -104,22 +108,33 @@ static enum st_err retimed(struct pcut *c, const char *p, size_t n, int64_t ts, 
     return e ? e : put(c, c->tmp.data, c->tmp.len);
 }
 
+enum st_err pcut_reopen(struct pcut *c, int64_t key)
+{
+    size_t at = 0, n;
+    const char *r;
+    enum st_err e = ST_OK;
+    while (!e && (r = pstack_walk(&c->open_slices, key, &at, &n)))
+        e = pcut_retimed(c, r, n, c->w->lo, 0, CUT_SUFFIX);
+    return e;
+}
+
 /* The window begins: what was open or set before it, again at lo. */
 enum st_err pcut_at_lo(struct pcut *c)
 {
     int64_t lo = c->w->lo, key;
-    size_t i = 0, kn, vn, at, n;
-    const char *k, *v, *r;
+    size_t i = 0, kn, vn;
+    const char *k, *v;
     enum st_err e = ST_OK;
+    if (c->w->unordered && !c->stream)
+        return ST_OK;   /* each key and thread at its own time (pcut_order.c) */
     while (!e && smap_next(&c->counters, &i, &k, &kn, &v, &vn))
-        e = retimed(c, v, vn, lo, 0, "");
+        e = pcut_retimed(c, v, vn, lo, 0, "");
     i = 0;
     while (!e && smap_next(&c->async, &i, &k, &kn, &v, &vn))
-        e = retimed(c, v, vn, lo, 0, "");
+        e = pcut_retimed(c, v, vn, lo, 0, "");
     i = 0;
     while (!e && pstack_next(&c->open_slices, &i, &key))
-        for (at = 0; !e && (r = pstack_walk(&c->open_slices, key, &at, &n));)
-            e = retimed(c, r, n, lo, 0, CUT_SUFFIX);
+        e = pcut_reopen(c, key);
     if (!c->stream)
         smap_free(&c->counters);    /* no longer needed: the window writes its own */
     return e;
@@ -134,7 +149,7 @@ static enum st_err end_line(struct pcut *c, const char *r, size_t n, int64_t hi)
     if (pline_parse(r, n, &l) || pmark_parse(l.body, l.body_len, &m))
         return ST_OK;
     snprintf(tail, sizeof(tail), "E|%lld", (long long)m.pid);
-    return retimed(c, r, n, hi, l.body_off, tail);
+    return pcut_retimed(c, r, n, hi, l.body_off, tail);
 }
 
 /* The window ends: what is open ends at hi (and in one pass stays open
@@ -169,7 +184,7 @@ enum st_err pcut_at_hi(struct pcut *c)
         if (!e)
             e = dynbuf_add(&f, l.body + 1, l.body_len - 1);
         if (!e)
-            e = retimed(c, v, vn, hi, l.body_off, f.data);
+            e = pcut_retimed(c, v, vn, hi, l.body_off, f.data);
     }
     dynbuf_free(&f);
     if (!c->stream)
@@ -321,7 +336,7 @@ static enum st_err other_line(struct pcut *c, const char *p, size_t n, const str
 
 /* "pid|name" or "pid|name|cookie", cut to kn - 1 bytes (without printf:
  * one per counter line). */
-static size_t mark_key(char *k, size_t kn, const struct pmark *m, int cookie)
+size_t pcut_mark_key(char *k, size_t kn, const struct pmark *m, int cookie)
 {
     char num[NUMFMT_MAX];
     size_t nn = numfmt_i64(num, m->pid), w = nn < kn - 1 ? nn : kn - 1;
@@ -353,15 +368,15 @@ static void track_mark(struct pcut *c, const char *p, size_t n, const struct pli
     case 'E':
         pstack_pop(&c->open_slices, l->tid);
         break;
-    case 'C':
-        if (before || c->stream)
-            smap_put(&c->counters, k, mark_key(k, sizeof(k), &m, 0), p, n);
+    case 'C':       /* out of order: pcut_order_mark keeps the latest */
+        if ((before && !c->w->unordered) || c->stream)
+            smap_put(&c->counters, k, pcut_mark_key(k, sizeof(k), &m, 0), p, n);
         break;
     case 'S':
-        smap_put(&c->async, k, mark_key(k, sizeof(k), &m, 1), p, n);
+        smap_put(&c->async, k, pcut_mark_key(k, sizeof(k), &m, 1), p, n);
         break;
     case 'F':
-        smap_del(&c->async, k, mark_key(k, sizeof(k), &m, 1));
+        smap_del(&c->async, k, pcut_mark_key(k, sizeof(k), &m, 1));
         break;
     }
 }
@@ -418,10 +433,13 @@ static enum st_err event_line(struct pcut *c, const char *p, size_t n, const str
     if (l->ts_ns >= c->w->hi) {
         if (!c->crossed_hi) {
             c->crossed_hi = 1;
-            e = pcut_at_hi(c);
+            if (!c->w->unordered)
+                e = pcut_at_hi(c);
         }
         return e;
     }
+    if (c->w->unordered && l->ts_ns >= c->w->lo && (e = pcut_order_thread(c, l->tid)))
+        return e;
     if (l->ts_ns < c->w->lo && cpu_counter(c, p, n, l))
         return ST_OK;
     if (!piece_keeps(c->w, l->tid, l->tgid) && l->tid) {
@@ -429,6 +447,8 @@ static enum st_err event_line(struct pcut *c, const char *p, size_t n, const str
             return l->ts_ns >= c->w->lo ? switch_line(c, p, n, l) : ST_OK;
         return l->ts_ns >= c->w->lo ? other_line(c, p, n, l) : ST_OK;
     }
+    if (c->w->unordered && (e = pcut_order_mark(c, p, n, l)))
+        return e;
     track_mark(c, p, n, l, l->ts_ns < c->w->lo);
     if (l->ts_ns < c->w->lo)
         return ST_OK;
@@ -461,7 +481,7 @@ static enum st_err text_line(void *ctx, const char *p, size_t n, int whole)
         return c->stream_line(c, p, n, whole);
     if (!whole)     /* too long to read: kept while inside the window */
         return c->crossed_lo && !c->crossed_hi ? pcut_put_line(c, p, n) : ST_OK;
-    if (c->crossed_hi && !past_hi_kept(p, n))
+    if (c->crossed_hi && !c->w->unordered && !past_hi_kept(p, n))
         return ST_OK;   /* after the window: no need to read it (a split's pieces) */
     if (pline_parse(p, n, &l))
         return pcut_put_line(c, p, n);  /* headers, comments, noise */
@@ -520,6 +540,8 @@ enum st_err pcut_end(void *ctx)
         enum st_err e2 = pcut_flush(c);
         if (!e)
             e = e2;
+        if (!e && c->w->unordered && !c->stream)
+            e = pcut_order_end(c);
         if (!e && c->stream)
             e = c->stream_end(c);
     } else if (c->part == C_JSON) {

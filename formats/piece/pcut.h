@@ -64,6 +64,9 @@ struct pcut_pieces {
 };
 struct pcut *pcut_new_pieces(const struct piece_spec *s, const struct pcut_pieces *ops);
 unsigned pcut_pieces_begun(const struct pcut *c);
+/* The text came out of time order: the cut stopped (ST_EUNSUPPORTED), to
+ * be done again in two passes. */
+int pcut_unordered(const struct pcut *c);
 /* The first and last event's times and the whole window [lo, hi) (ns, the
  * trace's clock); 0 when no event was seen. */
 int pcut_span(const struct pcut *c, int64_t *first, int64_t *last, int64_t *lo, int64_t *hi);

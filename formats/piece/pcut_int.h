@@ -30,6 +30,8 @@ struct pcut {
     struct pstack open_slices;  /* tid -> its open B lines */
     struct smap counters;       /* "tgid|name" -> the last C line before lo */
     struct smap async;          /* "pid|name|cookie" -> its S line */
+    struct imap cross;          /* text out of order: thread -> 1, its window began */
+    struct smap async_lo;       /* text out of order: S lines before lo, not yet at lo */
     /* trace-event JSON */
     struct pjson js;
     struct pstack jopen;        /* thread -> its open B elements */
@@ -53,6 +55,7 @@ struct pcut {
     int64_t first, last;        /* event times */
     int seen;                   /* an event line went by (since the last restart) */
     int past;                   /* past the whole window: nothing more to write */
+    int unordered;              /* an event came before an earlier one's time */
     int open;                   /* a piece is being written */
     unsigned pieces;            /* pieces begun */
     uint64_t piece_bytes, piece_kept;
@@ -67,6 +70,18 @@ enum st_err pcut_put_line(struct pcut *c, const char *p, size_t n);
 enum st_err pcut_at_lo(struct pcut *c);
 enum st_err pcut_at_hi(struct pcut *c);
 void pcut_track(struct pcut *c, const char *p, size_t n, const struct pline *l, int before);
+/* line with its time set to ts, up to `upto` (the line's end if 0), then tail and LF */
+enum st_err pcut_retimed(struct pcut *c, const char *p, size_t n, int64_t ts, size_t upto,
+                         const char *tail);
+/* A thread's slices open at lo begin again there. */
+enum st_err pcut_reopen(struct pcut *c, int64_t key);
+/* "pid|name" (or "pid|name|cookie") of a mark, at most kn - 1 bytes */
+size_t pcut_mark_key(char *k, size_t kn, const struct pmark *m, int cookie);
+
+/* pcut_order.c: text out of time order across threads (unordered) */
+enum st_err pcut_order_thread(struct pcut *c, int64_t tid);
+enum st_err pcut_order_mark(struct pcut *c, const char *p, size_t n, const struct pline *l);
+enum st_err pcut_order_end(struct pcut *c);
 int pcut_clock_sync(const struct pline *l);
 
 /* pcutj.c */

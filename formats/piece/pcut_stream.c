@@ -26,6 +26,20 @@ unsigned pcut_pieces_begun(const struct pcut *c)
     return c->pieces;
 }
 
+int pcut_unordered(const struct pcut *c)
+{
+    return c->unordered;
+}
+
+/* Text out of time order (a method trace's threads) cannot be cut as it
+ * streams: an event may belong to a piece already written.  The cut
+ * stops; the caller cuts it again in two passes (pcut.c, unordered). */
+static enum st_err out_of_order(struct pcut *c)
+{
+    c->unordered = 1;
+    return ST_EUNSUPPORTED;
+}
+
 int pcut_span(const struct pcut *c, int64_t *first, int64_t *last, int64_t *lo, int64_t *hi)
 {
     *first = c->seen ? c->first : 0;
@@ -137,6 +151,8 @@ static enum st_err event(struct pcut *c, const char *p, size_t n, int64_t ts,
     enum st_err e = ST_OK;
     if (!c->seen)
         whole_window(c, ts);
+    if (ts < c->last)
+        return out_of_order(c);
     if (ts > c->last)
         c->last = ts;
     if (c->past)
@@ -186,9 +202,13 @@ static enum st_err stream_line(void *ctx, const char *p, size_t n, int whole)
     struct pline l;
     if (!whole)         /* too long to read: kept in a piece being written */
         return c->open ? pcut_put_line(c, p, n) : ST_OK;
-    if (c->past)
-        return cpu_marker(p, n) ? restart(c, p, n) : ST_OK;
     int rc;
+    if (c->past) {      /* only a time before the window's end matters */
+        if (cpu_marker(p, n))
+            return restart(c, p, n);
+        rc = pline_glance(p, n, &l) ? pline_parse(p, n, &l) : 0;
+        return !rc && l.ts_ns < c->hi_all ? out_of_order(c) : ST_OK;
+    }
     if (c->seen && !pline_glance(p, n, &l)) {
         if (glance_only(&l))
             return event(c, p, n, l.ts_ns, NULL);

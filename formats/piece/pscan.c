@@ -55,6 +55,7 @@ int pscan_failed(const struct pscan *s)
 static void restart(struct pscan *s)
 {
     s->any = 0;
+    s->text_any = s->unordered = 0;
     s->seen = 0;
     s->found = s->ended = 0;
     s->text_bytes = 0;
@@ -177,6 +178,11 @@ static int64_t tgid_seen(const struct pscan *s, const struct pline *l)
 static void text_event(struct pscan *s, const struct pline *l, size_t n)
 {
     at_time(s, l->ts_ns);
+    if (s->text_any && l->ts_ns < s->text_max)
+        s->unordered = 1;       /* as a method trace's threads come */
+    if (!s->text_any || l->ts_ns > s->text_max)
+        s->text_max = l->ts_ns;
+    s->text_any = 1;
     sample(s, l->ts_ns, n);
     if (l->tgid >= 0)
         fail_on(s, imap_put(&s->tgid, l->tid, l->tgid));

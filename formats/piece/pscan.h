@@ -47,6 +47,7 @@ struct piece_window {
     int64_t pids[PIECE_PROCS_MAX * 8];
     size_t npids;
     int all;                    /* every process */
+    int unordered;              /* ftrace text out of time order across threads */
     const struct imap *tgid;    /* a thread's process (the scan's) */
 };
 /* 0, or -1 with one line in err. */

@@ -26,6 +26,8 @@ struct pscan {
     struct pjson js;
     int64_t first, last;
     int any, failed;
+    int64_t text_max;           /* the latest ftrace event time so far */
+    int text_any, unordered;    /* an event came before an earlier one's time */
     struct imap tgid;           /* tid -> tgid */
     struct imap count;          /* tgid -> events */
     struct imap edges;          /* (a << 32 | b): a woke or called b */

@@ -162,6 +162,7 @@ int pscan_window(const struct pscan *s, const struct piece_spec *spec,
 {
     memset(w, 0, sizeof(*w));
     w->tgid = &s->tgid;
+    w->unordered = s->unordered;
     w->all = !spec->nprocs;
     if (range(s, spec, w, err, errlen))
         return -1;

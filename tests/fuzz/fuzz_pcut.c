@@ -74,21 +74,25 @@ static enum st_err p_restart(void *ctx)
     return ST_OK;
 }
 
-static void one_pass(const struct piece_spec *spec, const uint8_t *p, size_t n, size_t chunk,
-                     struct dynbuf *out)
+/* 1: the text came out of time order (the caller cuts it again in two
+ * passes, so what was written does not count). */
+static int one_pass(const struct piece_spec *spec, const uint8_t *p, size_t n, size_t chunk,
+                    struct dynbuf *out)
 {
     struct pieces ps = {out, 0, 0};
     struct pcut_pieces ops = {p_open, p_close, p_restart, &ps};
     struct pcut *c = pcut_new_pieces(spec, &ops);
     if (!c)
-        return;
+        return 0;
     pcut_begin(c, "systemTraceEvents");
     for (size_t off = 0; off < n; off += chunk)
         pcut_write(c, p + off, n - off < chunk ? n - off : chunk);     /* on after errors */
     pcut_end(c);
-    if (ps.open)
+    int unordered = pcut_unordered(c);
+    if (ps.open && !unordered)
         __builtin_trap();       /* every piece begun is closed */
     pcut_free(c);
+    return unordered;
 }
 
 static void one_pass_cases(const uint8_t *data, size_t size, size_t chunk, unsigned pick)
@@ -109,8 +113,8 @@ static void one_pass_cases(const uint8_t *data, size_t size, size_t chunk, unsig
      * cut at, no line too long to read whole) */
     memset(&spec, 0, sizeof(spec));
     dynbuf_reset(&out);
-    one_pass(&spec, data, size, chunk, &out);
-    int whole = !memmem(data, size, "buffer started", 14);
+    int whole = !one_pass(&spec, data, size, chunk, &out) &&
+                !memmem(data, size, "buffer started", 14);
     for (size_t i = 0, run = 0; i < size && whole; i++)
         if ((run = data[i] == '\n' ? 0 : run + 1) >= PLINE_MAX - 1)
             whole = 0;

@@ -51,6 +51,39 @@ assert ev and all(1003500000 <= e['ts'] <= 1006250000 for e in ev), \
 print('trace events of the piece: %d, all in the window' % len(ev))
 PY
 
+# text out of time order across threads (each thread in order, as a
+# method trace's come): the lines of processes 100 and 300 2 s later in
+# the text than the others'.  In one pass (a file) and two (standard
+# input), a range holds exactly the whole's rows in it, and a split's
+# pieces together hold every slice
+python3 - g.txt u.txt <<'PY' || fail "reordering g.txt"
+import re, sys
+head, ev = [], []
+for line in open(sys.argv[1]):
+    m = re.match(r'\s*\S.*?-\d+\s+\(\s*(\d+)\)\s.*?\s(\d+\.\d+): ', line)
+    if not m or line.startswith('#'):
+        (head if not ev else ev).append((0, len(ev), line)) if not m else None
+        continue
+    late = 2.0 if int(m.group(1)) in (100, 300) else 0.0
+    ev.append((float(m.group(2)) + late, len(ev), line))
+ev.sort()
+open(sys.argv[2], 'w').write(''.join(l for _, _, l in head + ev))
+PY
+run_st 0 --from-file u.txt -o uwhole.html -q
+run_st 0 --from-file u.txt --time-range=ts:1003.5..1006.25 -o u1.html -q
+$PC uwhole.html u1.html 1003500000000 1006250000000 || fail "out of order, one pass"
+"$SYSTRACE" --from-file - --time-range=ts:1003.5..1006.25 -o u2.html -q <u.txt ||
+    fail "out of order, from standard input"
+$PC uwhole.html u2.html 1003500000000 1006250000000 || fail "out of order, two passes"
+run_st 0 --from-file u.txt --split=2s -o usp.html -q
+q="select count(*) from slice join thread_track on slice.track_id = thread_track.id"
+want=$(tp_rows uwhole.html "$q")
+got=0
+for f in usp.*.html; do     # async slices keep their names when cut
+    got=$((got + $(tp_rows "$f" "$q where slice.name not like '% (cut)'")))
+done
+[ "$got" = "$want" ] || fail "out of order, --split=2s: $got thread slices in the pieces, $want in all"
+
 same_in_both ts.html proc.html slice.html
 python3 - classic-*.json <<'PY' || fail "the classic viewer warns"
 import json, sys

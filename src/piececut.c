@@ -392,7 +392,10 @@ static int write_pieces(struct run *r, const char *out)
 {
     char err[800];
     if (pscan_window(r->scan, &r->o->piece, &r->win, err, sizeof(err))) {
-        fprintf(stderr, "systrace: %s\n", err);
+        if (r->o->from_file)
+            fprintf(stderr, "systrace: %s: %s\n", input_name(r->o), err);
+        else
+            fprintf(stderr, "systrace: %s\n", err);
         return EXIT_ERROR;
     }
     if (r->o->piece.split_bytes || r->o->piece.split_ns)

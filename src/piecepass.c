@@ -189,10 +189,12 @@ static void no_piece(struct pass *s, const struct pcut *c)
     pline_fmt_secs(b, sizeof(b), last);
     snprintf(span, sizeof(span), "the trace spans 0.0..%.3f s (ts:%s..%s)",
              (double)(last - first) / 1e9, a, b);
-    if (lo >= hi)
-        fprintf(stderr, "systrace: --time-range: the range is empty; %s\n", span);
-    else if (lo > last || hi <= first)
-        fprintf(stderr, "systrace: --time-range: the range is outside the trace; %s\n", span);
+    if (piece_empty(&s->o->piece))
+        fprintf(stderr, "systrace: %s: --time-range: the range is empty; %s\n",
+                input_name(s->o), span);
+    else if (lo >= hi || lo > last || hi <= first)
+        fprintf(stderr, "systrace: %s: --time-range: the range is outside the trace; %s\n",
+                input_name(s->o), span);
     else
         piece_no_events(s->o, input_name(s->o), lo, hi, first, last);
 }

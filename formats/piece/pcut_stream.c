@@ -207,7 +207,9 @@ static enum st_err stream_line(void *ctx, const char *p, size_t n, int whole)
         if (cpu_marker(p, n))
             return restart(c, p, n);
         rc = pline_glance(p, n, &l) ? pline_parse(p, n, &l) : 0;
-        return !rc && l.ts_ns < c->hi_all ? out_of_order(c) : ST_OK;
+        if (!rc && l.ts_ns > c->last)
+            c->last = l.ts_ns;      /* the trace's span, for a range refused */
+        return !rc && l.ts_ns >= c->lo_all && l.ts_ns < c->hi_all ? out_of_order(c) : ST_OK;
     }
     if (c->seen && !pline_glance(p, n, &l)) {
         if (glance_only(&l))

@@ -52,6 +52,13 @@ static inline int64_t piece_sat_add(int64_t a, int64_t b)
     return a + b;
 }
 
+/* A range whose end is not after its start (times far past a trace's
+ * saturate to the same instant: those are outside it, not empty). */
+static inline int piece_empty(const struct piece_spec *s)
+{
+    return (s->range == PIECE_REL || s->range == PIECE_TS) && s->end_ns <= s->start_ns;
+}
+
 /* Anything to cut at all (a range, processes or a split)? */
 static inline int piece_active(const struct piece_spec *s)
 {

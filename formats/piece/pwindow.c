@@ -146,11 +146,11 @@ static int range(const struct pscan *s, const struct piece_spec *spec,
     }
     char span[200];
     span_text(s, span, sizeof(span));
-    if (w->lo >= w->hi) {
+    if (piece_empty(spec)) {
         snprintf(err, errlen, "--time-range: the range is empty; %s", span);
         return -1;
     }
-    if (!s->any || w->lo > s->last || w->hi <= s->first) {
+    if (!s->any || w->lo >= w->hi || w->lo > s->last || w->hi <= s->first) {
         snprintf(err, errlen, "--time-range: the range is outside the trace; %s", span);
         return -1;
     }

@@ -14,15 +14,21 @@ refused() {     # EXPECTED-LINE ARGS...
     [ ! -e out.html ] || fail "$*: out.html written"
     [ -z "$(ls -A "$TMPDIR")" ] || fail "$*: left in TMPDIR: $(ls -A "$TMPDIR")"
 }
-refused "systrace: --time-range: the range is outside the trace; the trace spans 0.0..9.992 s (ts:1000.000000..1009.992118)" \
+refused "systrace: g.txt: --time-range: the range is outside the trace; the trace spans 0.0..9.992 s (ts:1000.000000..1009.992118)" \
     --time-range=20..30
+# in one pass the span is the whole trace's too, and a range far past it
+# is outside, not empty
+refused "systrace: g.txt: --time-range: the range is empty; the trace spans 0.0..9.992 s" \
+    --time-range=5..3
+refused "systrace: g.txt: --time-range: the range is outside the trace; the trace spans 0.0..9.992 s" \
+    --time-range=9223372036..9223372036.5
 refused "the range is outside the trace" --time-range=ts:900..1000
-refused "systrace: --time-range: the range is empty; the trace spans" --time-range=5..5
+refused "systrace: g.txt: --time-range: the range is empty; the trace spans" --time-range=5..5
 refused "the range is empty" --time-range=ts:1005..1004
-refused "systrace: --process: no process named nosuch in the trace; the busiest: example.app (pid 100)," \
+refused "systrace: g.txt: --process: no process named nosuch in the trace; the busiest: example.app (pid 100)," \
     --process=nosuch
 refused "no process with pid 4242 in the trace" --process=4242
-refused "systrace: --time-range: no slice named nothere in the trace" --time-range=slice:nothere
+refused "systrace: g.txt: --time-range: no slice named nothere in the trace" --time-range=slice:nothere
 refused "slices named work3, not 100000" --time-range=slice:work3#100000
 # logd has nothing in its first microsecond
 refused "the piece holds no events" --time-range=0..1us --process=logd

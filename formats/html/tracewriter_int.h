@@ -12,7 +12,7 @@
 
 enum hdr_state { HDR_LINE_START, HDR_IN_LINE, HDR_DONE };
 
-/* A trace-event JSON part of a JSON result (tracewriter_raw.c) */
+/* A trace-event JSON part of a JSON result (tracewriter_esc.c) */
 enum tw_raw { TW_RAW_NONE, TW_RAW_START, TW_RAW_MEMBERS, TW_RAW_ARRAY, TW_RAW_STRING };
 
 struct tracewriter {
@@ -61,7 +61,7 @@ enum st_err tw_with_carry(struct tracewriter *w, const unsigned char *p, size_t 
                           int final);
 enum st_err tw_json_payload(struct tracewriter *w, const unsigned char *p, size_t n,
                             int final);
-/* tracewriter_raw.c: the part's bytes; its end */
+/* the -j part of trace-event JSON (tracewriter_esc.c): its bytes; its end */
 enum st_err tw_raw_payload(struct tracewriter *w, const unsigned char *p, size_t n, int final);
 enum st_err tw_raw_end(struct tracewriter *w);
 

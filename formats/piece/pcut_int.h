@@ -1,6 +1,7 @@
 /*
- * Internals of the cutter (pcut.c: the parts and ftrace text; pcutj.c:
- * trace-event JSON).  Not a public header.
+ * Internals of the cutter (pcut.c: the parts and ftrace text; pcut_out.c:
+ * what it writes; pcut_order.c: text out of time order; pcut_stream.c: one
+ * pass; pcutj.c: trace-event JSON).  Not a public header.
  */
 #ifndef SYSTRACE_PCUT_INT_H
 #define SYSTRACE_PCUT_INT_H
@@ -64,25 +65,28 @@ struct pcut {
     struct dynbuf sync;         /* the clock sync line, replayed */
 };
 
-/* pcut.c, for pcut_stream.c */
+/* pcut_out.c: what is written */
 enum st_err pcut_flush(struct pcut *c);
+enum st_err pcut_put(struct pcut *c, const void *p, size_t n);
 enum st_err pcut_put_line(struct pcut *c, const char *p, size_t n);
-enum st_err pcut_at_lo(struct pcut *c);
-enum st_err pcut_at_hi(struct pcut *c);
-void pcut_track(struct pcut *c, const char *p, size_t n, const struct pline *l, int before);
 /* line with its time set to ts, up to `upto` (the line's end if 0), then tail and LF */
 enum st_err pcut_retimed(struct pcut *c, const char *p, size_t n, int64_t ts, size_t upto,
                          const char *tail);
 /* A thread's slices open at lo begin again there. */
 enum st_err pcut_reopen(struct pcut *c, int64_t key);
+enum st_err pcut_at_lo(struct pcut *c);
+enum st_err pcut_at_hi(struct pcut *c);
 /* "pid|name" (or "pid|name|cookie") of a mark, at most kn - 1 bytes */
 size_t pcut_mark_key(char *k, size_t kn, const struct pmark *m, int cookie);
+
+/* pcut.c, for pcut_stream.c */
+void pcut_track(struct pcut *c, const char *p, size_t n, const struct pline *l, int before);
+int pcut_clock_sync(const struct pline *l);
 
 /* pcut_order.c: text out of time order across threads (unordered) */
 enum st_err pcut_order_thread(struct pcut *c, int64_t tid);
 enum st_err pcut_order_mark(struct pcut *c, const char *p, size_t n, const struct pline *l);
 enum st_err pcut_order_end(struct pcut *c);
-int pcut_clock_sync(const struct pline *l);
 
 /* pcutj.c */
 void pcutj_begin(struct pcut *c);

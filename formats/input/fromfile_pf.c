@@ -387,6 +387,8 @@ static void notes(struct ff *f)
     note(f, st->other_clock, "ftrace bundles are timed by a non-boot ftrace clock: their "
                              "timestamps are written as recorded, not converted to the "
                              "trace's clock as Perfetto does");
+    note(f, st->unconverted, "ftrace events were left out: no clock snapshot relates boot "
+                             "time to the trace's clock (Perfetto leaves them out too)");
     note(f, st->big_skipped, "packets over 8 MB were skipped unread (ftrace data never comes "
                              "in packets that big)");
     char other[sizeof(f->res->note)];

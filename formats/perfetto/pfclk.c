@@ -127,23 +127,45 @@ static int add_row(struct pfclk_group *gr, const struct snap_clock *s)
     return 0;
 }
 
+/* The clock a snapshot names: its primary_trace_clock, else BOOTTIME when
+ * it holds BOOTTIME and not TRACE_FILE (Perfetto v58's ParseClockSnapshot,
+ * for traces from before primary_trace_clock); 0 for none. */
+static uint64_t named_clock(uint64_t primary, const struct snap_clock *s, uint32_t n)
+{
+    int boot = 0, file = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        boot |= s[i].key == PFCLK_BOOTTIME;
+        file |= s[i].key == PFCLK_TRACE_FILE;
+    }
+    return primary ? primary : boot && !file ? PFCLK_BOOTTIME : 0;
+}
+
 void pfclk_snapshot(struct pfclk *c, uint32_t seq, const uint8_t *p, size_t n)
 {
     struct pb_iter it;
     struct pb_field f;
     struct snap_clock s[PFCLK_IN_GROUP];
     uint32_t count = 0;
+    uint64_t primary = 0;
     int k, bad = 0;
     pb_iter_init(&it, p, n);
     while ((k = pb_next(&it, &f)) == 1) {
-        if (f.num == 2 && f.wire == PB_VARINT && !c->trace_clock_used && f.v)
-            c->trace_clock = f.v;
+        if (f.num == 2 && f.wire == PB_VARINT)
+            primary = f.v;
         if (f.num != 1 || f.wire != PB_LEN)
             continue;
         if (count == PFCLK_IN_GROUP || read_clock(seq, f.p, f.len, &s[count]))
             bad = 1;
         else
             count++;
+    }
+    /* from here on packets without a clock are on the clock it names; the
+     * trace's clock follows it until a time was converted to it */
+    uint64_t named = k ? 0 : named_clock(primary, s, count);
+    if (named) {
+        c->default_clock = named;
+        if (!c->trace_clock_used)
+            c->trace_clock = named;
     }
     struct pfclk_group *gr = k || bad || count < 2 ? NULL : group_of(c, s, count);
     if (!gr || add_row(gr, s)) {
@@ -184,8 +206,10 @@ static int64_t step(const struct pfclk_group *gr, int a, int b, int64_t ns)
     return (int64_t)((uint64_t)row[b] + ((uint64_t)ns - (uint64_t)row[a]));
 }
 
-/* Breadth first from the clock to the trace's, as Perfetto finds its path. */
-static int path_convert(const struct pfclk *c, uint64_t from, int64_t ns, int64_t *out)
+/* Breadth first from one clock to another (the trace's), as Perfetto
+ * finds its path. */
+static int path_convert(const struct pfclk *c, uint64_t from, uint64_t dest, int64_t ns,
+                        int64_t *out)
 {
     uint64_t node[PFCLK_CLOCKS];
     int prev[PFCLK_CLOCKS], via[PFCLK_CLOCKS];
@@ -204,7 +228,7 @@ static int path_convert(const struct pfclk *c, uint64_t from, int64_t ns, int64_
                 if (seen)
                     continue;
                 node[tail] = to, prev[tail] = at, via[tail] = (int)g;
-                if (to == c->trace_clock)
+                if (to == dest)
                     found = tail;
                 tail++;
             }
@@ -236,7 +260,35 @@ int pfclk_convert(struct pfclk *c, uint32_t seq, uint64_t id, uint64_t ts, int64
         *out = ns;
         return 0;
     }
-    return path_convert(c, key, ns, out);
+    return path_convert(c, key, c->trace_clock, ns, out);
+}
+
+int pfclk_boot_to_trace(struct pfclk *c, uint64_t ts, int64_t *out)
+{
+    if (c->trace_clock == PFCLK_BOOTTIME) {     /* the usual trace: as it is */
+        c->trace_clock_used = 1;
+        *out = (int64_t)ts;
+        return 0;
+    }
+    return pfclk_convert(c, 0, PFCLK_BOOTTIME, ts, out);
+}
+
+int pfclk_from_trace(const struct pfclk *c, uint64_t id, int64_t ns, int64_t *out)
+{
+    int64_t back;
+    if (id == c->trace_clock) {
+        *out = ns;
+        return 0;
+    }
+    if (path_convert(c, c->trace_clock, id, ns, out))
+        return -1;
+    /* each step offsets by the snapshot at or before the time on its own
+     * side, so where the clocks drifted apart since (a suspend, which
+     * BOOTTIME counts and MONOTONIC does not) the way back may use another
+     * snapshot: corrected once by the way forth */
+    if (!path_convert(c, id, c->trace_clock, *out, &back))
+        *out = (int64_t)((uint64_t)*out + ((uint64_t)ns - (uint64_t)back));
+    return 0;
 }
 
 int pfclk_packet_defaults(const uint8_t *p, size_t n, uint32_t *clock, uint64_t *track)

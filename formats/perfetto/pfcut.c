@@ -5,7 +5,9 @@
  * clocks), what one piece keeps (timestamped data: by its time on the
  * trace's clock) and what is split event by event (pfcut_ftrace.c).
  * Times of other clocks are converted as Perfetto's clock tracker does
- * (pfclk.h), in file order, so incremental clocks stay right.
+ * (pfclk.h), in file order, so incremental clocks stay right; a packet
+ * without a clock is on the one the snapshots named (pfclk.h: the trace's
+ * primary clock, not BOOTTIME, when it says so), ftrace events on BOOTTIME.
  */
 #include "pfcut_int.h"
 
@@ -126,7 +128,7 @@ static int always_kept(uint32_t num)
 struct pkt {
     uint64_t ts, flags;
     uint32_t seq, clock, data;
-    int has_ts, has_clock, state;
+    int has_ts, state;
     const uint8_t *dp;
     size_t dn;
 };
@@ -190,7 +192,7 @@ static enum st_err read_packet(struct pfcut *c, const uint8_t *p, size_t n, stru
             if (f.num == 8)
                 k->ts = f.v, k->has_ts = 1;
             else if (f.num == 58)
-                k->clock = (uint32_t)f.v, k->has_clock = 1;
+                k->clock = (uint32_t)f.v;
             else if (f.num == 10)
                 k->seq = (uint32_t)f.v;
             else if (f.num == 13)
@@ -356,15 +358,19 @@ static enum st_err packet(struct pfcut *c, const uint8_t *p, size_t n, int depth
     if (k.data == 50)
         return compressed(c, k.dp, k.dn, depth);
     /* the time on the trace's clock: every timed packet, in file order
-     * (an incremental clock counts from the one before) */
-    uint32_t clock = k.has_clock ? k.clock : s->def_clock ? s->def_clock : PFCLK_BOOTTIME;
+     * (an incremental clock counts from the one before); a packet on no
+     * clock, neither its own nor its sequence's default, is on the one the
+     * snapshots named (pfclk.h), or (0) on the trace's as it is */
+    uint32_t clock = k.clock ? k.clock : s->def_clock ? s->def_clock
+                                                      : (uint32_t)c->clk.default_clock;
     int64_t ts = (int64_t)k.ts;
     int lost = 0;               /* a time no clock snapshot leads from */
-    if (k.has_ts && k.data != 6 && pfclk_convert(&c->clk, k.seq, clock, k.ts, &ts)) {
+    if (k.has_ts && clock && k.data != 6 &&
+        pfclk_convert(&c->clk, k.seq, clock, k.ts, &ts)) {
         c->st.unconverted++;
         lost = 1;
     }
-    int same = clock == c->clk.trace_clock;
+    int same = !clock || clock == c->clk.trace_clock;
     const uint8_t *dp = k.dp;   /* the data as written */
     size_t dn = k.dn;
     if (k.data == 11 && !k.has_ts && !legacy_time(c, s, k.seq, k.dp, k.dn, &ts)) {

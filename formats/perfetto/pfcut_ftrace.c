@@ -6,6 +6,9 @@
  * events: compact sched's columns filtered row by row, their timestamp
  * deltas counted from the rows kept, its intern table kept whole (plus
  * the comm of the switch put in front; pfcut_int.h's struct pfcut_cpu).
+ * Events are placed by their time on the trace's clock (their own is
+ * BOOTTIME, converted as Perfetto does when the trace's clock is another)
+ * and written with their own.
  * atrace B/E prints go through pfcut_slices.c on the way.  In a scan,
  * only the times and sizes are taken.
  */
@@ -108,7 +111,7 @@ static enum st_err switches(struct pfcut *c, const uint8_t *p, size_t n, struct 
         ts += v[0];
         if (v[4] >= k.nint)
             return pfcut_fail(c, ST_EFORMAT, "a compact sched intern index past its table");
-        if (j >= 0 && pfcut_piece_of(c, (int64_t)ts, NULL) == j) {
+        if (j >= 0 && pfcut_piece_of(c, pfcut_ftrace_time(c, ts), NULL) == j) {
             if (!*kept && prev.known && cpu->sent != (uint32_t)j + 1 && prev.ts < (int64_t)ts) {
                 uint64_t pv[5] = {(uint64_t)(prev.ts - last), prev.state, prev.pid, prev.prio,
                                   k.nint};
@@ -142,7 +145,7 @@ static enum st_err wakings(struct pfcut *c, struct compact *k, int j, size_t *ke
     enum st_err e = ST_OK;
     while (!e && (r = pb_cols_next(&k->w, v)) == 1) {
         ts += v[0];
-        if (pfcut_piece_of(c, (int64_t)ts, NULL) != j)
+        if (pfcut_piece_of(c, pfcut_ftrace_time(c, ts), NULL) != j)
             continue;
         v[0] = ts - last;
         last = ts;
@@ -260,11 +263,15 @@ static enum st_err compact_times(struct pfcut *c, const uint8_t *p, size_t n, st
         int r;
         while ((r = pb_cols_next(col, v)) == 1) {
             ts += v[0];
+            int64_t at = pfcut_ftrace_time(c, ts);
+            if (at == INT64_MIN)
+                c->st.unconverted++;
             if (c->scanning) {
-                pfcut_seen(c, (int64_t)ts, each);
+                if (at != INT64_MIN)
+                    pfcut_seen(c, at, each);
                 continue;
             }
-            int i = pfcut_piece_of(c, (int64_t)ts, NULL);
+            int i = at == INT64_MIN ? -1 : pfcut_piece_of(c, at, NULL);
             if (!g && *first == -2)
                 *first = i;
             span_add(s, i);
@@ -291,8 +298,10 @@ static enum st_err bundle_piece(struct pfcut *c, const uint8_t *pkt, size_t pn,
         uint32_t pid;
         const uint8_t *buf;
         size_t bn = 0;
-        if (f.num != 2 || f.wire != PB_LEN || event_of(f.p, f.len, &ts, &pid, &buf, &bn) ||
-            pfcut_piece_of(c, ts, NULL) != j ||
+        if (f.num != 2 || f.wire != PB_LEN || event_of(f.p, f.len, &ts, &pid, &buf, &bn))
+            continue;
+        ts = pfcut_ftrace_time(c, (uint64_t)ts);
+        if (ts == INT64_MIN || pfcut_piece_of(c, ts, NULL) != j ||
             (buf && (pfcut_at_start(c, ts) || !pfcut_tid_kept(c, pid))))
             continue;
         e = pbw_bytes(&c->a, 2, f.p, f.len);
@@ -332,6 +341,13 @@ enum st_err pfcut_bundle(struct pfcut *c, uint32_t seq, const uint8_t *pkt, size
             struct pb_field body = {0};
             if (event_of2(f.p, f.len, &ts, &pid, &buf, &bn, &body))
                 return pfcut_fail(c, ST_EFORMAT, "an ftrace event");
+            /* placed (and followed across pieces) on the trace's clock;
+             * written as recorded */
+            if ((ts = pfcut_ftrace_time(c, (uint64_t)ts)) == INT64_MIN) {
+                c->st.unconverted++;
+                s.outside = 1;      /* Perfetto drops it: in no piece */
+                continue;
+            }
             if (!c->scanning && body.num && !buf &&
                 (e = pfcut_pair(c, (uint32_t)cpun, seq, pid, ts, body.num, body.p, body.len)))
                 break;

@@ -183,6 +183,10 @@ struct pfcut {
 
 /* pfcut_out.c: errors, pieces, writing */
 enum st_err pfcut_fail(struct pfcut *c, enum st_err e, const char *what);
+/* An ftrace event's time (BOOTTIME, the ftrace clock) on the trace's
+ * clock, as Perfetto places it; INT64_MIN when no snapshots relate the two
+ * (Perfetto drops the event, and it is in no piece). */
+int64_t pfcut_ftrace_time(struct pfcut *c, uint64_t raw);
 /* The piece holding ts, or -1; *pos: the pieces starting at or before it. */
 int pfcut_piece_of(const struct pfcut *c, int64_t ts, uint32_t *pos);
 /* Is ts a piece's start?  An atrace print there is written after the

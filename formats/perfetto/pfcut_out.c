@@ -27,6 +27,12 @@ enum st_err pfcut_fail(struct pfcut *c, enum st_err e, const char *what)
     return c->err;
 }
 
+int64_t pfcut_ftrace_time(struct pfcut *c, uint64_t raw)
+{
+    int64_t ts;
+    return pfclk_boot_to_trace(&c->clk, raw, &ts) ? INT64_MIN : ts;
+}
+
 int pfcut_piece_of(const struct pfcut *c, int64_t ts, uint32_t *pos)
 {
     size_t lo = 0, hi = c->nout;
@@ -267,9 +273,9 @@ size_t pfcut_bounds(const struct pfcut *c, uint64_t bytes, int64_t *starts, size
     return n;
 }
 
-/* An ftrace event in a bundle of its own, on its bundle's sequence (for
- * its kernel symbols): FtraceEventBundle { cpu, event { timestamp, pid,
- * FIELD { ... } } }.  The bundle is made apart from body (which may be
+/* An ftrace event at ts (on the trace's clock) in a bundle of its own, on
+ * its bundle's sequence (for its kernel symbols): FtraceEventBundle { cpu,
+ * event { timestamp, pid, FIELD { ... } } }.  The bundle is made apart from body (which may be
  * the scratch c->c): it held the body's bytes before, read by Perfetto as
  * one more, broken, event. */
 enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32_t seq,
@@ -280,7 +286,10 @@ enum st_err pfcut_ftrace_packet(struct pfcut *c, int piece, uint32_t cpu, uint32
     dynbuf_init(&fe, PFCUT_BEGIN_MAX * 2);
     dynbuf_init(&ev, PFCUT_BEGIN_MAX * 2 + 32);
     dynbuf_reset(p);
-    enum st_err e = pbw_uint(&fe, 1, ts < 0 ? 0 : (uint64_t)ts);
+    int64_t boot = ts;          /* written on the ftrace clock, read back as ts */
+    if (pfclk_from_trace(&c->clk, PFCLK_BOOTTIME, ts, &boot))
+        boot = ts;
+    enum st_err e = pbw_uint(&fe, 1, boot < 0 ? 0 : (uint64_t)boot);
     if (!e && !(e = pbw_uint(&fe, 2, tid)) && !(e = pbw_msg(&fe, field, body)))
         if (!(e = pbw_uint(&ev, 1, cpu)) && !(e = pbw_msg(&ev, 2, &fe)))
             if (!(e = pbw_msg(p, 1, &ev)) && seq)

@@ -241,7 +241,7 @@ int pftev_wants(uint32_t num)
 }
 
 /* The packet's timestamp on the trace's clock (its own clock id, else
- * the sequence's default): 0, or -1 when it cannot be converted.  Only a
+ * the sequence's default, else the snapshots'): 0, or -1 when it cannot be converted.  Only a
  * packet with a timestamp moves an incremental clock; a clock snapshot's
  * packet is not converted (Perfetto reads nothing else of it). */
 static int packet_time(struct pftev *v, const struct pftev_pkt *k, struct pftev_seq *s,
@@ -253,7 +253,7 @@ static int packet_time(struct pftev *v, const struct pftev_pkt *k, struct pftev_
     int has_ts = 0;
     pb_iter_init(&it, p, n);
     while (pb_next(&it, &f) == 1) {
-        if (f.num == 58 && f.wire == PB_VARINT)
+        if (f.num == 58 && f.wire == PB_VARINT && f.v)
             clock = (uint32_t)f.v;
         else if (f.num == 8 && f.wire == PB_VARINT)
             has_ts = 1;
@@ -261,6 +261,8 @@ static int packet_time(struct pftev *v, const struct pftev_pkt *k, struct pftev_
             return -1;
     }
     *ts = k->ts;
+    if (!clock)     /* on the clock the snapshots named (pfclk.h), if any */
+        clock = (uint32_t)v->clk.default_clock;
     if (!has_ts || !clock)
         return 0;
     int64_t ns;

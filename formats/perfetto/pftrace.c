@@ -48,6 +48,7 @@ struct pftrace *pftrace_new(void)
     t->ksym = pfksym_new();
     t->ev.ksym = pfksym_lookup;
     t->ev.ksym_arg = t->ksym;   /* pf_emit sets the scope (pfksym_use) */
+    pfclk_init(&t->clk);
     if (!t->scan_names || !t->names || !t->cpu || !t->sort || !t->ksym) {
         pftrace_free(t);
         return NULL;
@@ -71,6 +72,7 @@ void pftrace_free(struct pftrace *t)
     pfnames_free(t->names);
     pfsort_free(t->sort);
     pfksym_free(t->ksym);
+    pfclk_free(&t->clk);
     pftev_free(t->tev);
     free(t->cpu);
     free(t->istr);
@@ -95,6 +97,17 @@ static enum st_err push(struct pftrace *t, int64_t ts, const struct pfrec *r,
     if (e == ST_ETOOBIG)
         return malformed(t, "an ftrace event over 5 MB");
     return e ? pf_fail(t, e, "%s", t->detail[0] ? t->detail : st_strerror(e)) : ST_OK;
+}
+
+/* An ftrace event's time on the trace's clock, where Perfetto shows it
+ * (pfclk.h; as recorded on a trace of boot time): 0, or -1 when no snapshot
+ * relates boot time to the trace's clock (Perfetto leaves it out: counted). */
+static int on_trace_clock(struct pftrace *t, uint64_t ts, int64_t *at)
+{
+    if (!pfclk_boot_to_trace(&t->clk, ts, at))
+        return 0;
+    t->st.unconverted++;
+    return -1;
 }
 
 static enum st_err event(struct pftrace *t, uint32_t cpu, const uint8_t *p, size_t n)
@@ -124,7 +137,8 @@ static enum st_err event(struct pftrace *t, uint32_t cpu, const uint8_t *p, size
         t->st.unknown++;
         return ST_OK;
     }
-    return push(t, (int64_t)ts, &r, msg, len);
+    int64_t at;
+    return on_trace_clock(t, ts, &at) ? ST_OK : push(t, at, &r, msg, len);
 }
 
 static enum st_err comm_of(struct pftrace *t, uint64_t idx, const uint8_t **p, size_t *n)
@@ -151,7 +165,8 @@ static enum st_err switches(struct pftrace *t, uint32_t cpu, struct pb_cols *c)
         enum st_err e = comm_of(t, v[4], &comm, &cn);
         struct pfrec rec = {.kind = PFR_CSWITCH, .cpu = cpu, .pid = (uint32_t)v[2],
                             .prio = (int32_t)v[3], .state = (int64_t)v[1]};
-        if (e || (e = push(t, (int64_t)ts, &rec, comm, cn)))
+        int64_t at;
+        if (e || (!on_trace_clock(t, ts, &at) && (e = push(t, at, &rec, comm, cn))))
             return e;
     }
     return r ? malformed(t, "compact sched switch arrays") : ST_OK;
@@ -169,7 +184,8 @@ static enum st_err wakings(struct pftrace *t, uint32_t cpu, struct pb_cols *c)
         struct pfrec rec = {.kind = PFR_CWAKING, .cpu = cpu, .pid = (uint32_t)v[1],
                             .prio = (int32_t)v[3], .aux = (uint32_t)v[2],
                             .id = (uint32_t)v[5]};
-        if (e || (e = push(t, (int64_t)ts, &rec, comm, cn)))
+        int64_t at;
+        if (e || (!on_trace_clock(t, ts, &at) && (e = push(t, at, &rec, comm, cn))))
             return e;
     }
     return r ? malformed(t, "compact sched waking arrays") : ST_OK;
@@ -351,8 +367,8 @@ static void other(struct pftrace *t, uint32_t num)
 struct pf_pkt {
     uint64_t ts, seq, flags, cleared;
     int tev;                    /* fields for pftev */
-    const uint8_t *bundle, *tree, *sys, *comp, *interned;
-    size_t bn, tn, sn, cn, in;
+    const uint8_t *bundle, *tree, *sys, *comp, *interned, *snap;
+    size_t bn, tn, sn, cn, in, snn;
 };
 
 /* Sequence flags (bit 0: SEQ_INCREMENTAL_STATE_CLEARED) clear interned
@@ -390,6 +406,8 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
             k.comp = f.p, k.cn = f.len;
         else if (f.num == 12)
             k.interned = f.p, k.in = f.len;
+        else if (f.num == 6)
+            k.snap = f.p, k.snn = f.len;
         else
             other(t, f.num);
     }
@@ -401,6 +419,8 @@ static enum st_err packet(struct pftrace *t, const uint8_t *p, size_t n, int dep
         return stage_fail(t, e);
     if (k.sys && (t->scanning || !t->scanned))
         pf_uname(t, k.sys, k.sn);
+    if (k.snap && !t->scanning)     /* in file order, as Perfetto converts */
+        pfclk_snapshot(&t->clk, (uint32_t)k.seq, k.snap, k.snn);
     if (!t->scanning)
         t->ksym_scope = pfksym_scope(t->ksym, (uint32_t)k.seq, k.cleared || (k.flags & 1));
     if (k.interned && !t->scanning && pfksym_has_symbols(k.interned, k.in) &&

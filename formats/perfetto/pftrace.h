@@ -20,6 +20,11 @@
  * prev_state's letters, as in Perfetto's sched importer (deviation: v58's
  * to_ftrace prints them as for an unknown kernel; pfevent_sched.c).
  *
+ * Times: an event's (boot time, the ftrace clock) on the trace's clock, as
+ * Perfetto shows it: converted through the clock snapshots in file order
+ * (pfclk.h) when the trace's primary_trace_clock is another; an event no
+ * snapshot relates is left out and counted, as Perfetto leaves it out.
+ *
  * Order: events go through a windowed sort (pfsort.h, about 32 MB) and
  * come out in timestamp order, as Perfetto sorts them; state (names, the
  * task on each CPU) is applied in that order too.
@@ -90,6 +95,7 @@ struct pftrace_stats {
     uint64_t late;              /* events out of order past the sort window */
     uint64_t unknown;           /* ftrace events of a type we cannot name */
     uint64_t other_clock;       /* bundles timed by a non-boot ftrace clock */
+    uint64_t unconverted;       /* events left out: boot time not related to the trace's */
 };
 const struct pftrace_stats *pftrace_stats(const struct pftrace *t);
 

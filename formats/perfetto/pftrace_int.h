@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "lib/dynbuf.h"
+#include "pfclk.h"
 #include "pfevent.h"
 #include "pfksym.h"
 #include "pfnames.h"
@@ -95,6 +96,7 @@ struct pftrace {
     struct pfksym *ksym;        /* interned kernel symbols */
     uint32_t ksym_scope;        /* the current packet's (pfksym_scope) */
     int have_uname;
+    struct pfclk clk;           /* pass 2: the trace's clocks, for ftrace times */
     struct pfsort *sort;
     struct dynbuf out;          /* lines, each built in place at its end */
     size_t line_at;             /* where the line being built begins */

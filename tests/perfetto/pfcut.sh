@@ -11,7 +11,8 @@
 # protoc from tests/tools/pfcutgen.py's text proto (compact sched in
 # bundles that cross the boundaries, atrace B/E, track events on an
 # incremental clock with interned names cleared midway, logcat on the
-# realtime clock, process stats), pfgen's mixed trace, and the corpus
+# realtime clock, process stats; with --mono the same on a MONOTONIC trace
+# clock, also converted to a page and a range of it), pfgen's mixed trace, and the corpus
 # trace when present; with --process, only those processes' slices,
 # logcat and process counters.  Bad input: one line, exit 1, nothing written and
 # an existing output left alone.
@@ -140,6 +141,41 @@ assert_contains err.txt "note: clocks.pftrace: 1 timestamps on a clock no clock 
 $CHECK clocks.pftrace out.txt >check.txt || { cat check.txt; fail "the clocks split differs"; }
 grep -q "k.016.perfetto-trace: ok (sched 0, slices 2 of which 0" check.txt ||
     { cat check.txt; fail "the legacy track events are not in their piece"; }
+
+# a trace whose clock is MONOTONIC (primary_trace_clock), 5 ms behind boot
+# time: ftrace events (boot time) are placed by their time on MONOTONIC,
+# packets on no clock are on it already, and every kept packet keeps its
+# time: the whole rewritten, a range and a split hold the original's rows
+python3 "$TOP/tests/tools/pfcutgen.py" --mono >mono.textproto || fail "pfcutgen.py --mono"
+protoc --encode=perfetto.protos.Trace -I "$PROTOS" "$PROTOS/perfetto_trace.proto" \
+    <mono.textproto >mono.pftrace || fail "protoc cannot encode pfcutgen.py --mono's trace"
+run_st 0 --from-file mono.pftrace -o mw.perfetto-trace
+# from the first event, a CPU frequency at boot time 10 s
+assert_contains out.txt "Wrote Perfetto trace: mw.perfetto-trace (ts:9.995000000..11.993000124,"
+$CHECK mono.pftrace out.txt >check.txt || { cat check.txt; fail "MONOTONIC: the rewrite differs"; }
+cat check.txt
+run_st 0 --from-file mono.pftrace --time-range=0.46..1.31 -o mr.perfetto-trace
+assert_contains out.txt "mr.perfetto-trace (ts:10.455000000..11.305000000,"
+$CHECK mono.pftrace out.txt >check.txt || { cat check.txt; fail "MONOTONIC: the range differs"; }
+grep -q "slices 39 of which 3 marked cut" check.txt || { cat check.txt; fail "MONOTONIC: cut slices"; }
+run_st 0 --from-file mono.pftrace --split=500ms -o ms.perfetto-trace
+$CHECK mono.pftrace out.txt >check.txt || { cat check.txt; fail "MONOTONIC: the split differs"; }
+cat check.txt
+# ... and as a page: its ftrace text on the trace's clock too, so a range
+# holds the sched rows Perfetto shows the original in it (to the µs, as
+# ftrace text has them)
+same_sched() {   # PAGE [RANGE-CONDITION]: the page's sched rows, the original's
+    _q="select (ts / 1000) || ' ' || cpu || ' ' || tid from sched join thread using(utid)
+        where tid != 0"
+    tp_rows mono.pftrace "$_q ${2:-} order by 1" >want.txt
+    tp_rows "$1" "$_q order by 1" >got.txt
+    [ -s want.txt ] && cmp -s want.txt got.txt ||
+        { diff want.txt got.txt | head; fail "MONOTONIC: $1's sched rows differ"; }
+}
+run_st 0 --from-file mono.pftrace -o mono.html -q
+same_sched mono.html
+run_st 0 --from-file mono.pftrace --time-range=ts:10.455..11.305 -o mono-r.html -q
+same_sched mono-r.html "and ts / 1000 >= 10455000 and ts / 1000 < 11305000"
 
 # a workqueue slice (an interned kernel symbol's name) across a boundary:
 # ended and begun again on its bundle's sequence, so it keeps its name

@@ -14,8 +14,15 @@ at exactly T0), with
   - logcat lines every 100 ms on the realtime clock (2 packets);
   - process stats every 200 ms; process tree and descriptors naming all.
 No event lies on a multiple of 10 ms from T0, so a boundary there never
-meets one.
+meets one.  With --mono the trace's clock is MONOTONIC, 5 ms behind the
+boot clock (the first snapshot's primary_trace_clock), so ftrace events
+(boot time) and packets on no clock (process stats, and a track event
+slice "plain" 0.3..1.7 s on surfaceflinger's thread, on the trace's clock
+as they are) are on different clocks.
 """
+import sys
+
+MONO = '--mono' in sys.argv[1:]
 T0 = 10_000_000_000
 MS = 1_000_000
 RT0 = 1_700_000_000_000_000_000
@@ -23,7 +30,9 @@ out = []
 P = out.append
 
 P('packet { trusted_packet_sequence_id: 1 timestamp: %d clock_snapshot { '
-  'clocks { clock_id: 6 timestamp: %d } clocks { clock_id: 1 timestamp: %d } } }' % (T0, T0, RT0))
+  'clocks { clock_id: 6 timestamp: %d } clocks { clock_id: 1 timestamp: %d } %s} }'
+  % (T0, T0, RT0, 'clocks { clock_id: 3 timestamp: %d } primary_trace_clock: '
+     'BUILTIN_CLOCK_MONOTONIC ' % (T0 - 5 * MS) if MONO else ''))
 P('packet { trusted_packet_sequence_id: 1 system_info { utsname { sysname: "Linux" '
   'release: "5.10.107-android13-4" } } }')
 P('packet { trusted_packet_sequence_id: 2 timestamp: %d process_tree { '
@@ -149,6 +158,15 @@ for (t, body) in tev:
     P('packet { trusted_packet_sequence_id: 10 timestamp: %d sequence_flags: 2 track_event { %s } }'
       % (t - last, body))
     last = t
+
+# --mono: track events on no clock (the trace's), a slice across boundaries
+if MONO:
+    P('packet { trusted_packet_sequence_id: 9 timestamp: %d track_descriptor { uuid: 1003 '
+      'parent_uuid: 1000 thread { pid: 200 tid: 201 thread_name: "surfaceflinger" } } }' % T0)
+    for t, body in ((300, 'TYPE_SLICE_BEGIN track_uuid: 1003 name: "plain"'),
+                    (1700, 'TYPE_SLICE_END track_uuid: 1003')):
+        P('packet { trusted_packet_sequence_id: 11 timestamp: %d track_event { type: %s } }'
+          % (T0 + t * MS + 1_001, body))
 
 # logcat: realtime clock, two packets of ten lines
 for half in range(2):

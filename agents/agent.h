@@ -33,6 +33,13 @@ struct agent_ops {
      * AGENT_DONE once the capture holds what it was for (--launch: the app
      * drew), the wait ends without a word */
     int (*ended)(void *state);
+    /* may be NULL: collect succeeded but the page could not be written (a
+     * full disk, -o - into a full file): keep what was collected raw, as
+     * after a failed collect, and append where to `said` ("; ... kept in
+     * FILE ..."), the rest of the error line.  reader_left: the output's
+     * reader went away (| head -c1), which asked for no file: only what is
+     * kept anyway is named.  Before destroy, after collect. */
+    void (*keep)(void *state, int reader_left, struct dynbuf *said);
 };
 
 #define AGENT_DONE 2

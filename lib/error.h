@@ -34,7 +34,8 @@
     X(ST_ENOSPC, "no space left on device")                                 \
     X(ST_EINTR, "interrupted")                                              \
     X(ST_ECHECKSUM, "checksum mismatch")                                    \
-    X(ST_EUNSUPPORTED, "not supported")
+    X(ST_EUNSUPPORTED, "not supported")                                     \
+    X(ST_EPIPE, "the reader went away")
 
 enum st_err {
 #define ST_ENUM_(name, msg) name,

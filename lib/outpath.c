@@ -57,6 +57,10 @@ enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen
         snprintf(err, errlen, "%s", strerror(errnum));
         e = ST_ENOSPC;
         break;
+    case EPIPE:     /* a pipe's reader left (| head -c1): no disk problem */
+        snprintf(err, errlen, "%s", strerror(errnum));
+        e = ST_EPIPE;
+        break;
     default:
         snprintf(err, errlen, "%s", strerror(errnum));
         break;

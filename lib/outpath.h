@@ -36,7 +36,8 @@ void outpath_free(struct outpath *p);
 char *outpath_candidate(const char *path, unsigned n);
 
 /* Text for an errno of creating, writing or renaming a file in a
- * directory: ENOENT names the directory, ENOSPC says the disk is full. */
+ * directory: ENOENT names the directory, ENOSPC says the disk is full,
+ * EPIPE is ST_EPIPE (a pipe's reader went away, not a failure to keep). */
 enum st_err outpath_errno(int errnum, const char *path, char *err, size_t errlen);
 
 #endif

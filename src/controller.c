@@ -318,6 +318,13 @@ void ctl_abort(struct ctl *r)
         cleanup(r);
 }
 
+void ctl_keep(struct ctl *r, int reader_left, struct dynbuf *said)
+{
+    for (int i = 0; r && i < r->n; i++)
+        if (r->ops[i]->keep)
+            r->ops[i]->keep(r->st[i], reader_left, said);
+}
+
 void ctl_free(struct ctl *r)
 {
     if (!r)

@@ -32,6 +32,10 @@ enum st_err ctl_collect(struct ctl *r, struct tracewriter *w);
 /* Clean up after a failure elsewhere (the shared wait, another phase):
  * stop tracing, put settings back. */
 void ctl_abort(struct ctl *r);
+/* After a collection that succeeded, the page could not be written: every
+ * agent keeps what it collected raw and appends where to `said` (agent.h
+ * keep).  NULL is a no-op. */
+void ctl_keep(struct ctl *r, int reader_left, struct dynbuf *said);
 void ctl_free(struct ctl *r);
 
 /* Wait -t, or for Enter, or a signal, or until every one of the n

@@ -220,6 +220,7 @@ int devrun_start(struct devrun *d, const struct viewer *v)
         d->res.sum_prefix = d->sum_prefix;
     }
     enum st_err e = ctl_new(&d->c, &d->ctl);
+    d->res.ctl = d->ctl;    /* a page that cannot be written keeps the raw data */
     d->started = 1;     /* from here on the device may be tracing */
     if (!e)
         e = ctl_start(d->ctl);

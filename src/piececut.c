@@ -34,17 +34,18 @@ struct run {
     struct pscan *scan;
     struct viewer v;
     struct piece_window win;
-    int out_failed;             /* an output could not be written (not the cut) */
+    int reader_left;            /* an output's reader went away (| head -c1) */
     int sigfd;                  /* --from-file: to serve a piece to Perfetto; else -1 */
     struct piece_dev dev;       /* a live capture's device, for the summary */
 };
 
-/* An output that cannot be written: said, and remembered, so that a live
- * capture is not kept for a reader that went away. */
-static void out_error(struct run *r, const char *path, const char *why)
+/* An output that cannot be written: said; a reader that went away is
+ * remembered, so that a live capture is not kept for it (a full disk
+ * keeps it). */
+static void out_error(struct run *r, const char *path, enum st_err e, const char *why)
 {
     fprintf(stderr, "systrace: %s: cannot write: %s\n", path, why);
-    r->out_failed = 1;
+    r->reader_left |= e == ST_EPIPE;
 }
 
 static const char *input_name(const struct st_options *o)
@@ -176,7 +177,7 @@ static int cut_into(struct run *r, const struct piece_window *win, struct tracew
     pcut_free(c);
     if (e && e != ST_ETRUNCATED) {
         if (tw_error(w))
-            out_error(r, out, tw_errtext(w));
+            out_error(r, out, tw_error(w), tw_errtext(w));
         else
             fprintf(stderr, "systrace: %s: %s\n", r->tmp,
                     res.detail[0] ? res.detail : st_strerror(e));
@@ -203,7 +204,7 @@ static int one_piece(struct run *r, const char *out)
     int rc = EXIT_ERROR;
     enum st_err e = tw_open(out, o->json ? TW_JSON : TW_HTML, &r->v, &w);
     if (e) {
-        out_error(r, out, w ? tw_errtext(w) : st_strerror(e));
+        out_error(r, out, e, w ? tw_errtext(w) : st_strerror(e));
         goto done;
     }
     if (open_trace_events(o, w, &te) ||
@@ -218,7 +219,7 @@ static int one_piece(struct run *r, const char *out)
         goto done;
     }
     if (tw_commit(w)) {
-        out_error(r, out, tw_errtext(w));
+        out_error(r, out, tw_error(w), tw_errtext(w));
         goto done;
     }
     report_splits(o, w);
@@ -281,7 +282,7 @@ static int fan_pass(struct run *r, const struct outname *names, const int64_t *a
         path = names[first + i].path;
         enum st_err e = tw_open(path, r->o->json ? TW_JSON : TW_HTML, &r->v, &p[i].w);
         if (e) {
-            out_error(r, path, p[i].w ? tw_errtext(p[i].w) : st_strerror(e));
+            out_error(r, path, e, p[i].w ? tw_errtext(p[i].w) : st_strerror(e));
             rc = EXIT_ERROR;
         }
     }
@@ -289,7 +290,7 @@ static int fan_pass(struct run *r, const struct outname *names, const int64_t *a
     for (size_t i = 0; i < n && !rc; i++) {
         path = names[first + i].path;
         if (tw_error(p[i].w)) {
-            out_error(r, path, tw_errtext(p[i].w));
+            out_error(r, path, tw_error(p[i].w), tw_errtext(p[i].w));
             rc = EXIT_ERROR;
         }
     }
@@ -305,7 +306,7 @@ static int fan_pass(struct run *r, const struct outname *names, const int64_t *a
         tmpfiles_add(path);     /* an interrupted split leaves no piece (pieces()) */
         if (tw_commit(p[i].w)) {
             tmpfiles_forget(path);
-            out_error(r, path, tw_errtext(p[i].w));
+            out_error(r, path, tw_error(p[i].w), tw_errtext(p[i].w));
             rc = EXIT_ERROR;
         } else {
             done[(*k)++] = first + i;
@@ -443,7 +444,7 @@ done:
 }
 
 int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out,
-                    const struct piece_dev *dev, int *out_failed)
+                    const struct piece_dev *dev, int *reader_left)
 {
     struct run r = {.o = o, .sigfd = -1, .dev = *dev};  /* the capture opens what it wrote */
     int rc = EXIT_ERROR;
@@ -455,7 +456,7 @@ int piece_of_result(const struct st_options *o, const char *tmp_json, const char
     if (!(rc = scan_file(&r, tmp_json)))
         rc = write_pieces(&r, out);
 done:
-    *out_failed = r.out_failed;
+    *reader_left = r.reader_left;
     run_free(&r);
     return rc;
 }

@@ -31,8 +31,8 @@ struct piece_dev {
 /* A capture's result written whole at tmp_json (TW_JSON) becomes the
  * piece at out (HTML or JSON as o asks), with the tees o asks for;
  * prints its errors; an exit code. */
-/* out_failed: set when the failure was writing an output, not the cut. */
+/* reader_left: set when an output's reader went away (| head -c1). */
 int piece_of_result(const struct st_options *o, const char *tmp_json, const char *out,
-                    const struct piece_dev *dev, int *out_failed);
+                    const struct piece_dev *dev, int *reader_left);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "controller.h"
 #include "lib/outfile.h"
 #include "lib/plat.h"
 #include "lib/tmpfiles.h"
@@ -141,20 +142,32 @@ static void keep_whole(struct result *r)
     r->piece_tmp = NULL;
 }
 
+/* PATH (written through w) could not be written after the capture was
+ * collected: said in one line with where the capture's agents kept its
+ * raw data (a reader that went away asked for none). */
+static int commit_failed(struct result *r, const char *path, const struct tracewriter *w)
+{
+    struct dynbuf kept;
+    dynbuf_init(&kept, 8192);
+    ctl_keep(r->ctl, tw_error(w) == ST_EPIPE, &kept);
+    fprintf(stderr, "systrace: %s: cannot write: %s%s\n", path, tw_errtext(w),
+            dynbuf_str(&kept));
+    dynbuf_free(&kept);
+    return EXIT_ERROR;
+}
+
 /* The capture is whole in r->piece_tmp: the piece from it; if that
  * fails, the capture stays where it is and the user is told. */
 static int commit_piece(const struct st_options *o, struct result *r)
 {
-    if (tw_commit(r->w)) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->piece_tmp, tw_errtext(r->w));
-        return EXIT_ERROR;
-    }
-    int out_failed = 0;
+    if (tw_commit(r->w))
+        return commit_failed(r, r->piece_tmp, r->w);
+    int reader_left = 0;
     struct piece_dev dev = {r->sum_prefix, r->device, r->model, r->release, r->sum_show};
-    int rc = piece_of_result(o, r->piece_tmp, r->out, &dev, &out_failed);
-    /* kept unless standard output failed: a reader that went away (head -c1)
-     * asked for no file, as without a piece */
-    if (rc && !(out_failed && !strcmp(r->out, "-")))
+    int rc = piece_of_result(o, r->piece_tmp, r->out, &dev, &reader_left);
+    /* kept unless a reader that went away (head -c1) asked for no file, as
+     * without a piece */
+    if (rc && !reader_left)
         keep_whole(r);
     return rc;
 }
@@ -165,10 +178,8 @@ int result_commit(const struct st_options *o, struct result *r)
         printf("Outputting Systrace results...\n");
     if (r->piece_tmp)
         return commit_piece(o, r);
-    if (tw_commit(r->w)) {
-        fprintf(stderr, "systrace: %s: cannot write: %s\n", r->out, tw_errtext(r->w));
-        return EXIT_ERROR;
-    }
+    if (tw_commit(r->w))
+        return commit_failed(r, r->out, r->w);
     report_splits(o, r->w);
     report_written(o, r->out);
     int rc = commit_trace_events(o, r->te);

@@ -13,6 +13,8 @@
 #include "formats/html/viewer.h"
 #include "formats/summary/summary.h"
 
+struct ctl;
+
 struct result {
     char *out;              /* output path */
     char *raw;              /* OUT minus extension plus raw_ext */
@@ -28,6 +30,8 @@ struct result {
     const char *model, *release;    /* the device's, for a piece's summary */
     char *piece_tmp;        /* a piece (issue 35): the whole capture goes
                              * here first (JSON), the piece to out at the end */
+    struct ctl *ctl;        /* the capture's agents, which keep their raw data
+                             * when the page cannot be written; NULL: none */
 };
 
 /* raw_ext: ".atrace" for device dumps, ".ftrace" for host text.  Prints
@@ -38,7 +42,9 @@ int result_open(const struct st_options *o, const char *raw_ext, struct result *
  * o->quiet). */
 int result_open_viewer(const struct st_options *o, const char *raw_ext,
                        const struct viewer *v, int show_summary, struct result *r);
-/* Commit the page and the trace-event file, report them; exit code. */
+/* Commit the page and the trace-event file, report them; exit code.  A
+ * page that cannot be written has r->ctl keep the raw data (ctl_keep), and
+ * the error line says where. */
 int result_commit(const struct st_options *o, struct result *r);
 void result_free(struct result *r);
 

@@ -8,6 +8,11 @@
 #   a failed capture keeps its raw dump under a free name, never over an
 #     earlier one, and says which; a full disk says so; --collection-timeout
 #     names the dump it kept
+#   a page written in place that cannot be written after the capture
+#     (-o /dev/full, -o - into a full file) keeps the raw dump in the
+#     working directory (the dump, --stream; a piece keeps the whole
+#     capture) and the one error line names it; a reader that went away
+#     (| head -c1) asked for no file
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 start_adb_server
@@ -101,6 +106,37 @@ for s in "$A" "$B"; do
 done
 [ "$(cat trace.html)" = "an earlier capture" ] || fail "several devices wrote trace.html"
 no_litter "default names"
+
+# the page cannot be written in place after the capture: nothing is lost
+start_sim
+mkdir inplace && cd inplace
+run_st 1 -o /dev/full -t 1 -e "$SIM_SERIAL" sched gfx
+assert_contains err.txt "/dev/full: cannot write: No space left on device; the "
+assert_contains err.txt " bytes received are kept in trace.atrace (convert them later with: systrace --from-file trace.atrace)"
+[ "$(grep -c . err.txt)" = 1 ] || { cat err.txt; fail "-o /dev/full: not one error line"; }
+[ "$(sim_state tracing_on)" = 0 ] || fail "-o /dev/full left the device tracing"
+run_st 0 --from-file trace.atrace -o dump.html
+trace_block dump.html 1 | grep -q sched_switch || fail "-o /dev/full: the kept dump holds no trace"
+run_st 1 --stream -o /dev/full -t 1 -e "$SIM_SERIAL" sched gfx
+assert_contains err.txt " bytes streamed are kept in trace-1.atrace (convert them later with: systrace --from-file trace-1.atrace)"
+run_st 0 --from-file trace-1.atrace -o stream.html
+trace_block stream.html 1 | grep -q sched_switch || fail "--stream: the kept spool holds no trace"
+"$SYSTRACE" -o - -t 1 -e "$SIM_SERIAL" sched gfx >/dev/full 2>err.txt </dev/null
+assert_eq "-o - into a full file: exit" 1 $?
+assert_contains err.txt "-: cannot write: No space left on device; the "
+assert_contains err.txt " bytes received are kept in trace-2.atrace"
+[ -s trace-2.atrace ] || fail "-o - into a full file: no trace-2.atrace"
+"$SYSTRACE" -o - -t 1 --time-range=0.2..0.6 -e "$SIM_SERIAL" sched gfx >/dev/full 2>err.txt </dev/null
+assert_eq "a piece into a full file: exit" 1 $?
+assert_contains err.txt "the whole capture is kept in trace.whole.json"
+{ "$SYSTRACE" -o - -t 1 -e "$SIM_SERIAL" sched gfx 2>err.txt </dev/null; echo $? >rc.txt; } |
+    head -c1 >/dev/null
+assert_eq "-o - into head -c1: exit" 1 "$(cat rc.txt)"
+assert_contains err.txt "-: cannot write: Broken pipe"
+assert_not_contains err.txt "kept"
+[ ! -e trace-3.atrace ] || fail "a reader that went away: a dump was kept"
+no_litter "in place" .
+cd ..
 
 # a full disk is named as such
 if mkdir full && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then

@@ -160,6 +160,13 @@ static void destroy(void *state)
     free(a);
 }
 
+static void keep(void *state, int reader_left, struct dynbuf *said)
+{
+    struct atrace *a = state;
+    if (a && a->way && a->way->keep)
+        a->way->keep(a, reader_left, said);
+}
+
 static int ended(void *state)
 {
     const struct atrace *a = state;
@@ -177,4 +184,5 @@ const struct agent_ops atrace_agent = {
     .cleanup = cleanup,
     .destroy = destroy,
     .ended = ended,
+    .keep = keep,
 };

@@ -6,7 +6,9 @@
  * result, never held in memory.
  *
  * Beyond catapult: the raw dump is teed to a file that is kept (and
- * named) when collection fails after bytes arrived; a dump cut off by a
+ * named) when collection fails after bytes arrived, or when the page
+ * cannot be written after it (the tee lives until then: a page written in
+ * place, -o - or a FIFO, is copied out only at the end); a dump cut off by a
  * dropped link is fetched again once the device is back (atrace died
  * before clearing its buffer), the part written so far taken back; a
  * kernel buffer too small for the time traced is named with the -b that
@@ -113,6 +115,13 @@ static const char *first_raw_kept(struct atrace *a)
     return a->first_raw;
 }
 
+/* "; the N bytes WHICH are kept in FILE (convert ...)" */
+static void say_kept(struct dynbuf *d, const char *which, uint64_t n, const char *kept)
+{
+    dynbuf_printf(d, "; the %llu bytes %s are kept in %s (convert them later with: "
+                     "systrace --from-file %s)", (unsigned long long)n, which, kept, kept);
+}
+
 static enum st_err dump_failed(struct atrace *a, enum st_err e, const char *what)
 {
     struct capture *c = a->c;
@@ -121,13 +130,9 @@ static enum st_err dump_failed(struct atrace *a, enum st_err e, const char *what
     dynbuf_addstr(&d, what);
     const char *first = first_raw_kept(a), *kept = keep_raw(a);
     if (kept)
-        dynbuf_printf(&d, "; the %llu bytes received are kept in %s (convert them "
-                          "later with: systrace --from-file %s)",
-                      (unsigned long long)a->raw_bytes, kept, kept);
+        say_kept(&d, "received", a->raw_bytes, kept);
     if (first)
-        dynbuf_printf(&d, "; the %llu bytes of the first try are kept in %s (convert "
-                          "them later with: systrace --from-file %s)",
-                      (unsigned long long)a->first_bytes, first, first);
+        say_kept(&d, "of the first try", a->first_bytes, first);
     dynbuf_reset(&c->err);
     dynbuf_addstr(&c->err, dynbuf_str(&d));
     dynbuf_free(&d);
@@ -353,8 +358,6 @@ static enum st_err dump_collect(struct atrace *a, struct tracewriter *w)
         e = tw_begin(w, "systemTraceEvents");
     if (!e)
         e = dump_tries(a, w, m);
-    if (!e)
-        drop_raw(a);
     tgid_map_free(m);
     if (!e && c->sdk < 23) {
         /* AOSP systrace ends old devices' traces with a 0 s trace so that
@@ -366,6 +369,18 @@ static enum st_err dump_collect(struct atrace *a, struct tracewriter *w)
         free(argv);
     }
     return e;
+}
+
+/* The page failed after the dump was collected: the tee, until now
+ * uncommitted, is kept as after a failed collection (agent.h keep). */
+static void dump_keep(struct atrace *a, int reader_left, struct dynbuf *said)
+{
+    /* a reader that left asked for no file; one kept already is named */
+    if (reader_left && (!a->raw || outfile_tmppath(a->raw)))
+        return;
+    const char *kept = keep_raw(a);
+    if (kept)
+        say_kept(said, "received", a->raw_bytes, kept);
 }
 
 static void dump_cleanup(struct atrace *a)
@@ -393,4 +408,5 @@ const struct atrace_way dump_way = {
     .cleanup = dump_cleanup,
     .ended = dump_ended,
     .destroy = dump_destroy,
+    .keep = dump_keep,
 };

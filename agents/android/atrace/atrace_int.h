@@ -31,7 +31,8 @@ struct atrace;
  * a device left dirty after it).  Optional: halt (atrace asked to stop
  * now, the stop's wait comes later), streaming (1: the trace is read while
  * it is recorded, so the clock sync is written right after the start);
- * own_clock: the trace carries a clock of its own (no sync marker). */
+ * own_clock: the trace carries a clock of its own (no sync marker);
+ * keep (agent.h): the page failed after collect, keep the raw data. */
 struct atrace_way {
     enum st_err (*start)(struct atrace *a);
     enum st_err (*stop)(struct atrace *a);
@@ -41,6 +42,7 @@ struct atrace_way {
     void (*destroy)(struct atrace *a);
     void (*halt)(struct atrace *a);
     int (*streaming)(const struct atrace *a);
+    void (*keep)(struct atrace *a, int reader_left, struct dynbuf *said);
     int own_clock;
 };
 extern const struct atrace_way dump_way;        /* atrace_dump.c */
@@ -65,7 +67,8 @@ struct atrace {
     struct fnorm *norm;     /* 5-column flags (device kernels >= 5.18) */
     struct repair *rep;
     struct lcut *cut;       /* over-long lines, between the repairs and the part */
-    struct outfile *raw;    /* the dump as received, kept only if collection fails */
+    struct outfile *raw;    /* the dump as received, kept only if collection
+                             * fails or the page cannot be written */
     uint64_t raw_bytes;
     char *first_raw;        /* a refetch: the first try's dump, kept until the */
     uint64_t first_bytes;   /* second holds as much (it may fail sooner) */

@@ -31,7 +31,9 @@
  *            link dropped) is not a failure: its page is written from what
  *            arrived and the capture marked cut short (exit 3).
  *   collect  the /proc listing taken now for the TGID fix, then the spool
- *            converted into the page (atrace_spool.c).
+ *            converted into the page (atrace_spool.c).  The spool stays
+ *            until the page is written: one that cannot be (a full disk
+ *            under -o -) keeps it as a failure does (agent op `keep`).
  *   cleanup  after any failure: the reader aborted, the stream closed, the
  *            device reset by the agent's cleanup; what arrived is kept
  *            under a free name (not after SIGTERM) and the message says
@@ -517,6 +519,21 @@ static void astream_cleanup(struct atrace *a)
                       (unsigned long long)s->bytes, kept, kept);
 }
 
+/* The page failed after the spool was converted: the spool is kept as
+ * after a failed collection (never after SIGTERM). */
+static void astream_keep(struct atrace *a, int reader_left, struct dynbuf *said)
+{
+    struct astream *s = a->stream;
+    /* a reader that left asked for no file; one kept already is named */
+    if (!s || (reader_left && !s->kept) || sig_terminated())
+        return;
+    const char *kept = spool_keep(s);
+    if (kept)
+        dynbuf_printf(said, "; the %llu bytes streamed are kept in %s (convert them later "
+                            "with: systrace --from-file %s)",
+                      (unsigned long long)s->bytes, kept, kept);
+}
+
 static int astream_ended(const struct atrace *a)
 {
     const struct astream *s = a->stream;
@@ -557,4 +574,5 @@ const struct atrace_way stream_way = {
     .destroy = stream_destroy,
     .halt = astream_halt,
     .streaming = astream_streaming,
+    .keep = astream_keep,
 };

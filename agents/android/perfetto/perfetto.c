@@ -542,6 +542,18 @@ static void say_kept(struct capture *c)
                    c->raw_kept_path, c->raw_kept_path);
 }
 
+/* The page failed after the conversion: the recording, kept in any case,
+ * is named in the error (a reader that left did not ask for it to go). */
+static void pf_keep(struct atrace *a, int reader_left, struct dynbuf *said)
+{
+    struct capture *c = a->c;
+    (void)reader_left;
+    if (c->raw_kept && c->raw_kept_path)
+        dynbuf_printf(said, "; the Perfetto trace is kept in %s (open it in ui.perfetto.dev, "
+                            "or convert it with: systrace --from-file %s)",
+                      c->raw_kept_path, c->raw_kept_path);
+}
+
 /* Every path that did not end in a collected trace: no session left
  * recording, no file left on the device. */
 static void pf_cleanup(struct atrace *a)
@@ -706,5 +718,6 @@ const struct atrace_way perfetto_way = {
     .cleanup = pf_cleanup,
     .ended = pf_ended,
     .destroy = pf_destroy,
+    .keep = pf_keep,
     .own_clock = 1,
 };

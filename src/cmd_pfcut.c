@@ -71,8 +71,13 @@ static int check_input(const struct st_options *o)
         return -1;
     }
     size_t n = fread(head, 1, sizeof(head), f);
-    int eof = feof(f);
+    int eof = feof(f), err = ferror(f) ? errno : 0;
     fclose(f);
+    if (err) {      /* a directory opens, and then reads as EISDIR */
+        fprintf(stderr, "systrace: %s: %s\n", o->from_file,
+                err == EISDIR ? "is a directory" : strerror(err));
+        return -1;
+    }
     enum ff_kind k = fromfile_sniff(head, n, eof);
     if (k == FF_PERFETTO)
         return 0;

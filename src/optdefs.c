@@ -147,7 +147,7 @@ const struct optdef st_optdefs[] = {
     {"output-format", 0, "FORMAT", OPT_OUTPUT_FORMAT, SEC_GENERAL, 0,
      "html (the default), json (as -j) or perfetto: with a Perfetto trace as the input, "
      "write the piece as a Perfetto trace (also chosen by -o NAME.perfetto-trace or "
-     "NAME.pftrace)",
+     "NAME.pftrace, which another FORMAT given contradicts)",
      "The Perfetto output keeps the packets of the piece and re-emits what they need "
      "(interned data, track and process descriptors, clock snapshots, process trees), so "
      "Perfetto loads each piece alone; slices crossing a boundary are ended and begun "

@@ -221,6 +221,7 @@ static int output_format(struct st_options *o, const char *arg, char *err, size_
     }
     o->json = v == 1;
     o->pf_out = v == 2;
+    o->format_set = 1;
     return 0;
 }
 
@@ -589,8 +590,15 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
     o->nargs = optind < argc ? (size_t)(argc - optind) : 0;
     o->open = browser_wanted(o->open);
     if (o->output && (ends_with(o->output, ".perfetto-trace") ||
-                      ends_with(o->output, ".pftrace")))
+                      ends_with(o->output, ".pftrace"))) {
+        if (o->format_set && !o->pf_out) {      /* the user said two things */
+            snprintf(err, errlen, "--output-format=%s: -o %s names a Perfetto trace; use "
+                     "--output-format=perfetto, or another name", o->json ? "json" : "html",
+                     o->output);
+            return 2;
+        }
         o->pf_out = 1;
+    }
     if (!o->from_file && (o->piece.range == PIECE_REL || o->piece.range == PIECE_TS) &&
         o->piece.end_ns <= o->piece.start_ns) {
         /* a capture would trace for nothing; --from-file says it with the span */

@@ -52,6 +52,7 @@ struct st_options {
     int jobs;                   /* -J N; 0: one per CPU */
     struct piece_spec piece;    /* --time-range, --process(-and-deps), --split */
     int pf_out;                 /* --output-format=perfetto or -o *.perfetto-trace */
+    int format_set;             /* --output-format was given */
     const char *ftrace_categories;
     int quiet;                  /* -q: only errors */
     /* method traces */

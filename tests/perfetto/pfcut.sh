@@ -204,6 +204,13 @@ bad "needs a Perfetto trace as the input; t.txt is not a trace systrace knows" \
     --from-file t.txt -o x.perfetto-trace
 gzip -c cut.pftrace >cut.pftrace.gz
 bad "cut.pftrace.gz is gzip-compressed" --from-file cut.pftrace.gz -o x.perfetto-trace
+mkdir adir
+bad "systrace: adir: is a directory" --from-file adir --time-range=0..1 -o x.perfetto-trace
+# an explicit format that the output's name contradicts: refused, not
+# overruled by the name
+run_st 2 --from-file cut.pftrace --output-format=html -o x.perfetto-trace
+assert_contains err.txt "--output-format=html: -o x.perfetto-trace names a Perfetto trace"
+assert_eq "x.perfetto-trace after --output-format=html" keep "$(cat x.perfetto-trace)"
 head -c 5000 cut.pftrace >short.pftrace
 bad "short.pftrace: the trace is cut short inside a packet" \
     --from-file short.pftrace --time-range=0..1 -o x.perfetto-trace

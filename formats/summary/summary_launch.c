@@ -392,9 +392,13 @@ static void slice_close(struct summary *s, struct sum_thread *t, uint64_t ts)
             if (o->kind == LS_MONITOR)
                 L->slice_ns[LS_LOCK] += d;
         }
-        s->lopen[i] = s->lopen[--s->nlopen];
+        int ended = o->level == t->depth;
+        /* kept in begin order (the scan above relies on it for each
+         * thread): a swap with the last broke it once two launches'
+         * threads interleave, and a later end closed the wrong slice */
+        memmove(o, o + 1, (--s->nlopen - i) * sizeof(*o));
         t->nlopen--;
-        if (o->level == t->depth || !t->nlopen)
+        if (ended || !t->nlopen)
             return;
     }
 }

@@ -101,7 +101,10 @@ def launch(pkg, pid, cpu, t0, kind, rfd=False, finish=True, result=None, seq=[0]
 
 
 launch('com.example.coldstart.app', 2000, 1, 100000000, 'cold', rfd=True)
-launch('com.example.warm', 3000, 2, 100300000, 'warm')
+# overlap: the warm app launched while the cold one still starts (their
+# threads' slices interleave in time)
+OVERLAP = len(sys.argv) > 4 and sys.argv[4] == 'overlap'
+launch('com.example.warm', 3000, 2, 100030000 if OVERLAP else 100300000, 'warm')
 launch('com.example.coldstart.app', 2000, 1, 100600000, 'hot',
        result=None if A14 else 'completed')
 launch('com.example.warm', 3000, 2, 100900000, 'warm', finish=False, result='canceled')

@@ -19,7 +19,6 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "formats/summary/sumread.h"
 #include "lib/astage.h"
 #include "lib/dynbuf.h"
 #include "lib/outfile.h"
@@ -116,18 +115,6 @@ static int add_input(struct batch *b, const char *p)
 
 /* ---- one trace ---- */
 
-struct rowctx {
-    enum rows_format fmt;
-    const struct rows_meta *meta;
-    struct dynbuf *out;
-};
-
-static void on_part(void *ctx, const char *name, const char *dim, double v)
-{
-    struct rowctx *r = ctx;
-    rows_metric(r->fmt, r->meta, name, dim, v, r->out);
-}
-
 static int ends_row(const struct dynbuf *o)
 {
     return o->len && o->data[o->len - 1] == '\n';
@@ -146,8 +133,7 @@ static void convert_one(const struct batch *b, const char *path, struct slot *s)
         meta.model = info.model;
         meta.release = info.release;
         snprintf(s->warn, sizeof(s->warn), "%s", info.warn);
-        struct rowctx r = {b->fmt, &meta, &s->rows};
-        if (sumread_parts(json.data, json.len, on_part, &r, err, sizeof(err)))
+        if (rows_of_json(b->fmt, &meta, json.data, json.len, &s->rows, err, sizeof(err)))
             snprintf(s->err, sizeof(s->err), "%s: its summary: %s", path, err);
         else if (s->rows.len && !ends_row(&s->rows))
             snprintf(s->err, sizeof(s->err), "%s: more rows than %zu MB", path,

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "devrun.h"
+#include "formats/piece/pmap.h"
 #include "formats/summary/summary.h"
 #include "formats/summary/sumread.h"
 #include "lib/outfile.h"
@@ -136,12 +137,29 @@ struct sumrows {
     enum rows_format f;
     const struct rows_meta *m;
     struct dynbuf *o;
+    struct smap seen;           /* the metrics written */
 };
 
+/* One row per metric per trace: of two items of one name (two processes
+ * called adbd) the first, the biggest, as compare takes it; else a
+ * query's median over the rows is not compare's. */
 static void on_part(void *ctx, const char *name, const char *dim, double v)
 {
     struct sumrows *r = ctx;
+    size_t n = strlen(name), had;
+    if (smap_get(&r->seen, name, n, &had) || smap_put(&r->seen, name, n, "", 0))
+        return;
     rows_metric(r->f, r->m, name, dim, v, r->o);
+}
+
+enum st_err rows_of_json(enum rows_format f, const struct rows_meta *m, const char *json,
+                         size_t n, struct dynbuf *o, char *err, size_t errn)
+{
+    struct sumrows r = {f, m, o, {0}};
+    smap_init(&r.seen, 1u << 20);
+    enum st_err e = sumread_parts(json, n, on_part, &r, err, errn);
+    smap_free(&r.seen);
+    return e;
 }
 
 enum st_err rows_summary(enum rows_format f, const struct rows_meta *m,
@@ -152,9 +170,8 @@ enum st_err rows_summary(enum rows_format f, const struct rows_meta *m,
     size_t was = o->len;
     dynbuf_init(&j, (size_t)64 << 20);
     enum st_err e = summary_json(s, device, &j);
-    struct sumrows r = {f, m, o};
     if (!e)
-        e = sumread_parts(j.data, j.len, on_part, &r, err, sizeof(err));
+        e = rows_of_json(f, m, j.data, j.len, o, err, sizeof(err));
     if (!e && o->len > was && o->data[o->len - 1] != '\n')
         e = ST_ETOOBIG;
     if (e)

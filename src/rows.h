@@ -31,6 +31,12 @@ void rows_metric(enum rows_format f, const struct rows_meta *m, const char *metr
 void rows_error(enum rows_format f, const struct rows_meta *m, const char *err,
                 struct dynbuf *o);
 
+/* The metrics of a summary's JSON (json[n] readable) as rows, one per
+ * metric (sumread.h; of two items of one name the first); ST_EFORMAT with
+ * err when it is not such JSON. */
+enum st_err rows_of_json(enum rows_format f, const struct rows_meta *m, const char *json,
+                         size_t n, struct dynbuf *o, char *err, size_t errn);
+
 struct summary;
 
 /* Every metric of summary s (device: its serial for the JSON, or NULL) as

@@ -5,7 +5,7 @@
 # stderr for each, exit 100 + 2; the same file with -J 1 and -J 2; CSV
 # with a header holding the same rows as the JSON Lines; the medians of
 # the rows equal compare's over the same traces; bad command lines are
-# one line each.
+# one line each; two processes of one name give one row, compare's.
 . "$TOP/tests/lib.sh"
 gen="$TOP/tests/tools/genruns.py"
 mkdir -p runs more
@@ -59,6 +59,24 @@ for r in good:
 assert all(len(v) == len(set(v)) for v in per.values())
 assert len({tuple(sorted(v)) for v in per.values()}) == 1, "metrics differ between traces"
 PY
+
+# two processes of one name: one row, the busier one's, as compare takes
+# it (before, two rows of cpu.adbd: a query's median was not compare's)
+mkdir same
+cat >same/two.txt <<'T'
+# tracer: nop
+#
+            adbd-100   (  100) [000] d..3   100.000000: sched_switch: prev_comm=adbd prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=adbd next_pid=200 next_prio=120
+            adbd-200   (  200) [000] d..3   100.030000: sched_switch: prev_comm=adbd prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=adbd next_pid=100 next_prio=120
+            adbd-100   (  100) [000] d..3   100.040000: sched_switch: prev_comm=adbd prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0     (    0) [000] d..3   100.100000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=adbd next_pid=100 next_prio=120
+T
+run_st 0 --rows=same.jsonl --from-file same
+assert_eq "rows of cpu.adbd" 1 "$(grep -c '"metric":"cpu.adbd"' same.jsonl)"
+grep -q '"metric":"cpu.adbd","dimension":"adbd","value":30,' same.jsonl ||
+    fail "cpu.adbd: not the busier process's: $(grep cpu.adbd same.jsonl)"
+run_st 0 compare --format=json same -- same
+assert_contains out.txt '"name": "cpu.adbd", "a_median": 30,'
 
 # CSV: a header, RFC 4180, the same rows (a name with a comma, quotes and
 # a blank, quoted; a name with a newline too)

@@ -79,8 +79,10 @@ int astream_abandoned(void);
 /* Start the reader thread on fn with signals blocked. */
 enum st_err astream_thread(struct astream *s, void *(*fn)(void *));
 
-/* atrace_dumps.c */
+/* atrace_dumps.c; adumps_halt: no dump after the one under way (joined),
+ * so that the clock-sync marker written next stays for the last dump */
 enum st_err adumps_start(struct astream *s, const char *why);
+void adumps_halt(struct astream *s);
 enum st_err adumps_stop(struct astream *s);
 
 #endif

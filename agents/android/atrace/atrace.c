@@ -76,7 +76,8 @@ static enum st_err create(struct capture *c, void **state)
 
 /* A stream is synced right after it started: at the stop, the marker
  * would wait behind the stream's backlog on a slow link, and atrace,
- * stopped first, would no longer read it. */
+ * stopped first, would no longer read it.  Periodic dumps are synced at
+ * the stop, once the halt ended them: the last dump reads the marker. */
 static enum st_err start(void *state)
 {
     struct atrace *a = state;

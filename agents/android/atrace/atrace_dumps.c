@@ -4,7 +4,10 @@
  * capture (--async_start, which atrace runs in overwrite mode) with a
  * large buffer, and a reader thread dumps it every DUMP_PERIOD_MS with
  * `atrace ... --async_dump` (each dump clears the buffer on the device)
- * into the spool; the stop is the usual `--async_stop`, the last dump.
+ * into the spool.  The agent's halt ends the dumps (one under way is
+ * finished) before the clock sync: a marker written while a dump was read
+ * was cleared with the buffer by that dump and never reached the page.
+ * The stop is then the usual `--async_stop`, the last dump, which holds it.
  * The dumps are joined as one trace (formats/atrace/streamtext.h: one
  * header, lost events summed from each header's counters).
  *
@@ -172,10 +175,8 @@ enum st_err adumps_start(struct astream *s, const char *why)
     return e;
 }
 
-enum st_err adumps_stop(struct astream *s)
+void adumps_halt(struct astream *s)
 {
-    struct atrace *a = s->a;
-    struct capture *c = s->c;
     atomic_store(&s->stop, 1);
     char b = 1;
     if (plat_sock_write(s->wake[1], &b, 1) < 0) {
@@ -184,6 +185,13 @@ enum st_err adumps_stop(struct astream *s)
     if (s->th_started)
         pthread_join(s->th, NULL);
     s->th_started = 0;
+}
+
+enum st_err adumps_stop(struct astream *s)
+{
+    struct atrace *a = s->a;
+    struct capture *c = s->c;
+    adumps_halt(s);
     c->dev_lock = NULL;
     char what[700];
     if (s->early) {

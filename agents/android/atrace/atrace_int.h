@@ -28,8 +28,9 @@ struct atrace;
 /* A capture way: the face hands the capture's lifecycle over to it.
  * start to destroy as in agents/agent.h; ended: it ended on its own
  * before the stop; cleanup after an error or interrupt (the face resets
- * a device left dirty after it).  Optional: halt (atrace asked to stop
- * now, the stop's wait comes later), streaming (1: the trace is read while
+ * a device left dirty after it).  Optional: halt (before the clock sync:
+ * atrace asked to stop now, the stop's wait comes later; periodic dumps
+ * end, so none clears the marker), streaming (1: the trace is read while
  * it is recorded, so the clock sync is written right after the start);
  * own_clock: the trace carries a clock of its own (no sync marker);
  * keep (agent.h): the page failed after collect, keep the raw data. */

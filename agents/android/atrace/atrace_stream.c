@@ -389,6 +389,8 @@ static int astream_streaming(const struct atrace *a)
 static void astream_halt(struct atrace *a)
 {
     struct astream *s = a->stream;
+    if (s && s->fallback)
+        adumps_halt(s);
     if (!astream_streaming(a) || s->halted)
         return;
     s->halted = 1;

@@ -126,6 +126,12 @@ struct capture {
     uint64_t cut_bytes;
     int tracing_off;            /* the stop phase left the device known not
                                  * to trace (what is left is host work) */
+    /* set by the controller for an agent whose device stops tracing only
+     * during collect (atrace --async_stop, once its dump began): called
+     * then (once, tracing_off set), so that from there a Ctrl-C need not
+     * cost the page either; NULL: none */
+    void (*tracing_stopped)(void *ctx);
+    void *tracing_ctx;
     /* how a user stops tracing by hand ("adb -s S shell atrace --async_stop"),
      * for messages when systrace cannot; NULL where nothing is left behind */
     const char *stop_hint;

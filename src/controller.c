@@ -51,6 +51,13 @@ static void tracing_done(struct ctl *r)
     r->tracing = 0;
 }
 
+/* The capture's device stopped tracing while it is collected (capture.h
+ * tracing_stopped), as after a stop phase that set tracing_off. */
+static void tracing_stopped(void *ctx)
+{
+    tracing_done(ctx);
+}
+
 /* The device is reset with its cancel fd set aside: a Ctrl-C counted
  * before its byte reached the pipe (several devices: the main thread
  * forwards it) cancelled the reset itself and left a device tracing.
@@ -234,6 +241,8 @@ enum st_err ctl_new(struct capture *c, struct ctl **out)
     if (!r)
         return ST_ENOMEM;
     r->c = c;
+    c->tracing_stopped = tracing_stopped;
+    c->tracing_ctx = r;
     for (int i = 0; st_agents[i] && r->n < MAX_AGENTS; i++) {
         void *st = NULL;
         enum st_err e = st_agents[i]->create(c, &st);
@@ -332,6 +341,10 @@ void ctl_free(struct ctl *r)
     tracing_done(r);
     for (int i = 0; i < r->n; i++)
         r->ops[i]->destroy(r->st[i]);
+    if (r->c->tracing_ctx == r) {
+        r->c->tracing_stopped = NULL;
+        r->c->tracing_ctx = NULL;
+    }
     free(r);
 }
 

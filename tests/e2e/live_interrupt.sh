@@ -36,8 +36,10 @@ assert_contains err.txt "kept in cut.atrace"
 "$SYSTRACE" --from-file cut.atrace -o kept.html -q 2>err2.txt; rc=$?
 [ $rc -eq 3 ] || { cat err2.txt; fail "raw dump does not convert (exit $rc)"; }
 
-# Ctrl-C, then two more while the dump has sent only atrace's " done" line
-# (no trace yet): nothing that would not convert is kept, nor advertised
+# Ctrl-C, then more while the dump has sent only atrace's " done" line (no
+# trace yet; tracing stopped, so the first of them only says the page is
+# still being written): the next abandons it (n=2), the one after that exits
+# at once (n=3); nothing that would not convert is kept, nor advertised
 for n in 2 3; do
     start_sim --dump-delay 5000
     fresh_out
@@ -47,6 +49,8 @@ for n in 2 3; do
     kill -INT $pid
     wait_for 10 grep -q "^run atrace.*--async_stop" "$SIM_LOG" || fail "no dump started"
     sleep 0.5
+    kill -INT $pid
+    wait_for 10 grep -q "still writing the page" err.txt || { cat err.txt; fail "$n: no note"; }
     kill -INT $pid
     [ $n = 3 ] && { sleep 0.2; kill -INT $pid; }
     wait $pid; rc=$?

@@ -96,7 +96,9 @@ assert_contains err.txt "bytes of the first try are kept in sooner.atrace"
 [ $rc -eq 3 ] || { cat err2.txt; fail "the first try's bytes do not convert (exit $rc)"; }
 state_is_clean "second fetch sooner"
 
-# -- Ctrl-C and SIGTERM during a slow dump: interrupted, device reset
+# -- Ctrl-C twice (the first only says the page is still being written:
+# tracing stopped when the dump began) and SIGTERM during a slow dump:
+# abandoned, device reset
 start_sim --rate 1000000 --size-mb 100
 for sig in INT TERM; do
     fresh_out
@@ -105,6 +107,10 @@ for sig in INT TERM; do
     pid=$!
     wait_for 30 grep -q "async_stop" "$SIM_LOG" || fail "$sig: the dump never started"
     sleep 2.5   # some 1 MiB packets have arrived (--rate: one a second)
+    if [ $sig = INT ]; then
+        kill -INT $pid
+        wait_for 10 grep -q "still writing the page" err.txt || { cat err.txt; fail "INT: no note"; }
+    fi
     kill -$sig $pid; wait $pid; rc=$?
     [ $rc -ne 0 ] || fail "$sig during the dump: exit 0"
     assert_not_contains err.txt "could not stop tracing"

@@ -70,9 +70,11 @@ page_ok "all-$(safe "$A").html" "--all-devices after Ctrl-C"
 page_ok "all-$(safe "$C").html" "--all-devices after Ctrl-C"
 all_stopped "--all-devices Ctrl-C"
 
-# two Ctrl-Cs on slow links: nothing written, every device stopped
-start_sim --rate 200000; D=$SIM_SERIAL
-start_sim --rate 200000; E=$SIM_SERIAL
+# two Ctrl-Cs on slow links: nothing written, every device stopped (the
+# stops held back 3 s: once both dumps began, tracing had stopped and the
+# second would only say that the pages are still being written)
+start_sim --rate 200000 --stall-on --async_stop:3000; D=$SIM_SERIAL
+start_sim --rate 200000 --stall-on --async_stop:3000; E=$SIM_SERIAL
 fresh_out
 "$SYSTRACE" -e "$D" -e "$E" -t 30 -o two.html sched gfx >out.txt 2>err.txt </dev/null &
 pid=$!
@@ -90,8 +92,10 @@ run_st 2 -e "$A" -e "$A" -t 1
 assert_contains err.txt "-e $A given twice"
 
 # a server with no device at all
-# a second Ctrl-C while both devices have sent only atrace's " done" line
-# of their dumps: no 6-byte raw file is kept or offered for conversion
+# Ctrl-Cs while both devices have sent only atrace's " done" line of their
+# dumps (tracing stopped on both: the first only says the pages are still
+# being written, the next abandons them): no 6-byte raw file is kept or
+# offered for conversion
 start_sim --dump-delay 5000; F=$SIM_SERIAL; LF=$SIM_LOG
 start_sim --dump-delay 5000; G=$SIM_SERIAL; LG=$SIM_LOG
 fresh_out
@@ -103,6 +107,8 @@ kill -INT $pid
 wait_for 10 grep -q "^run atrace.*--async_stop" "$LF" && wait_for 10 grep -q "^run atrace.*--async_stop" "$LG" ||
     fail "the dumps did not start"
 sleep 0.5
+kill -INT $pid
+wait_for 10 grep -q "still writing the page" err.txt || { cat err.txt; fail "no note"; }
 kill -INT $pid; wait $pid; rc=$?
 [ $rc -eq 130 ] || { cat out.txt err.txt; fail "Ctrl-C during the dumps' start: exit $rc"; }
 assert_contains err.txt "collecting the trace failed after 6 bytes: interrupted"

@@ -3,6 +3,8 @@
 #   SIGHUP (a closed terminal)  stops early and still writes the trace
 #   a reader that went away     (`| head -c1`) loses the messages, not the capture
 #   two Ctrl-Cs 10 ms apart     abandon the trace, stop tracing, exit 130, and say so
+#   a Ctrl-C during the dump    (tracing stopped) only says the page is still being
+#                               written; the dump goes on; a second one abandons it
 #   a third Ctrl-C              exits at once and prints the command that stops the device
 #   SIGQUIT                     like SIGTERM: stop, write nothing, exit 131
 . "$TOP/tests/lib.sh"
@@ -40,10 +42,10 @@ trace_block pipe.html 2 | grep -q sched_switch || fail "stdout closed: trace not
 not_tracing "stdout closed"
 no_litter "stdout closed"
 
-# (a slow link and a dump that waits 3 s, so the collection is still under
-# way when the second one arrives: a short dump at 200 KB/s could be done
-# by then on a loaded machine, and then the trace is written: exit 0)
-start_sim --rate 200000 --dump-delay 3000
+# (the stop's `atrace --async_stop` held back 3 s, so tracing is still on
+# when the second one arrives: once the dump began, tracing had stopped and
+# a Ctrl-C would only say that the page is still being written)
+start_sim --stall-on --async_stop:3000
 bg_run twice.html -t 30 sched gfx
 kill -INT $pid
 # the second once the first was taken: two sent at once can merge into one
@@ -56,6 +58,45 @@ assert_contains out.txt "Interrupted again: abandoning the trace and stopping tr
 [ ! -e twice.html ] || fail "two Ctrl-Cs: output written"
 not_tracing "two Ctrl-Cs"
 no_litter "two Ctrl-Cs"
+
+# a Ctrl-C while the dump crosses a slow link, -t having ended the tracing
+# (atrace --async_stop stopped it before its first byte): the dump goes on
+# and the page is written, exit 0, as for a --stream being converted; a
+# second one abandons it (exit 130), keeping what arrived.  Never tracing.
+# (4 KB packets, --old-protocol: the dump arrives as it is sent, as from a
+# phone; 1 MB ones at 200 KB/s would come 5 s apart)
+dumping() {   # WHAT: until the dump's first bytes are on their way
+    wait_for 20 grep -q '^run atrace .*--async_stop$' "$SIM_LOG" ||
+        { cat err.txt; fail "$1: the dump never started"; }
+    sleep 0.5
+}
+for n in 1 2; do
+    start_sim --old-protocol --rate 200000 --event-rate 8000
+    fresh_out
+    "$SYSTRACE" -e "$SIM_SERIAL" -t 1 --no-compress -o slow$n.html sched gfx >out.txt \
+        2>err.txt </dev/null &
+    pid=$!
+    track_pid $pid
+    dumping "$n Ctrl-Cs during the dump"
+    kill -INT $pid
+    wait_for 10 grep -q "still writing the page" err.txt ||
+        { cat err.txt; fail "$n Ctrl-Cs during the dump: no note after the first"; }
+    [ $n = 2 ] && kill -INT $pid
+    wait $pid; rc=$?
+    assert_contains err.txt "tracing has stopped; still writing the page (Ctrl-C again to abandon it)"
+    not_tracing "$n Ctrl-Cs during the dump"
+    no_litter "$n Ctrl-Cs during the dump"
+    [ $n = 2 ] && break
+    [ $rc -eq 0 ] || { cat err.txt; fail "one Ctrl-C during the dump: exit $rc"; }
+    assert_not_contains err.txt "interrupted"
+    trace_block slow1.html 2 | grep -q sched_switch || fail "one Ctrl-C during the dump: no trace"
+done
+[ $rc -eq 130 ] || { cat err.txt; fail "two Ctrl-Cs during the dump: exit $rc"; }
+assert_contains out.txt "Interrupted again: abandoning the page (tracing had stopped"
+assert_contains err.txt "collecting the trace failed after"
+assert_contains err.txt "are kept in slow2.atrace"
+[ -s slow2.atrace ] || fail "two Ctrl-Cs during the dump: what arrived was not kept"
+[ ! -e slow2.html ] || fail "two Ctrl-Cs during the dump: the page was written"
 
 start_sim
 bg_run quit.html -t 30 sched

@@ -1,6 +1,7 @@
 # On a terminal: a countdown while tracing, then bytes received and the
 # rate while collecting; Enter stops a trace without -t; a second Ctrl-C
-# during collection abandons the trace, stops tracing and exits 130.
+# during collection, before the dump began, abandons the trace, stops
+# tracing and exits 130.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/adb-env.sh"
 command -v script >/dev/null || skip "script(1) absent (bsdutils)"
@@ -33,8 +34,10 @@ assert_contains out.txt "Starting tracing (stop with enter)"
 [ "$(sim_state tracing_on)" = 0 ] || fail "left tracing"
 
 # Ctrl-C while tracing stops early; a second one during the (slow)
-# collection abandons it: tracing stopped, nothing written, status 130
-start_sim --size-mb 40 --rate 1000000
+# collection, before the dump began (the stop held back 3 s; after, it
+# would only say that the page is still being written), abandons it:
+# tracing stopped, nothing written, status 130
+start_sim --size-mb 40 --rate 1000000 --stall-on --async_stop:3000
 fresh_out
 "$SYSTRACE" -o twice.html -t 60 -e "$SIM_SERIAL" sched >out.txt 2>err.txt </dev/null &
 pid=$!

@@ -12,7 +12,9 @@
  * dropped link is fetched again once the device is back (atrace died
  * before clearing its buffer), the part written so far taken back; a
  * kernel buffer too small for the time traced is named with the -b that
- * would have held it.
+ * would have held it; from the dump's first byte (tracing is off by then)
+ * a Ctrl-C only says the page is still being written, as for a --stream
+ * being converted, and the next one abandons it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,14 +43,31 @@ static enum st_err dump_stop(struct atrace *a)
     dynbuf_printf(&s, "echo 0 > %s/tracing_on", a->c->tracing_dir);
     struct adb_result r;
     enum st_err e = dev_script(a->c, dynbuf_str(&s), 65536, &r);
+    if (!e && r.exit_code == 0)
+        a->c->tracing_off = 1;  /* the --async_dump that follows is host work */
     adb_result_free(&r);
     dynbuf_free(&s);
     return e;
 }
 
+/* atrace --async_stop stops tracing before it writes a byte: from its
+ * first one, a Ctrl-C only says the page is still being written, and the
+ * dump goes on (the next abandons it), as for a --stream being converted. */
+static void dump_began(struct capture *c)
+{
+    if (c->tracing_off)
+        return;
+    c->tracing_off = 1;
+    ST_DBG(DBG_ATRACE, "the dump began: tracing is off");
+    if (c->tracing_stopped)
+        c->tracing_stopped(c->tracing_ctx);
+}
+
 static enum st_err on_dump(void *ctx, const void *p, size_t n)
 {
     struct atrace *a = ctx;
+    if (n)
+        dump_began(a->c);
     if (a->raw && outfile_write(a->raw, p, n)) {
         outfile_free(a->raw);   /* the tee is a safety net; carry on without it */
         a->raw = NULL;

@@ -11,7 +11,8 @@
  * What all ways share stays here: the clock-sync marker (not for a way
  * with a clock of its own), and after any error or interrupt the reset
  * of a device left tracing (tracing off, categories and app tags cleared,
- * 1 KB buffer), which a killed atrace never did.
+ * 1 KB buffer), which a killed atrace never did, and the removal of our
+ * start lock when the start broke off inside its section (atrace_lock.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,33 +120,53 @@ static enum st_err collect(void *state, struct tracewriter *w)
     return a->way->collect(a, w);
 }
 
-/* After an error or interrupt: make sure the device is not left tracing
- * nor keeps our categories, app tags and large buffer (a dump that broke
- * off killed atrace before its cleanup).  No categories on the command
- * line: one the device rejects would make atrace fail before resetting. */
-static void cleanup(void *state)
+/* After an error or interrupt: tracing off, categories and app tags
+ * cleared, 1 KB buffer (a dump that broke off killed atrace before its
+ * cleanup).  No categories on the command line: one the device rejects
+ * would make atrace fail before resetting. */
+static void reset(struct atrace *a)
 {
-    struct atrace *a = state;
-    if (a && a->way)
-        a->way->cleanup(a);
-    if (!a || !a->dirty)
-        return;
     struct capture *c = a->c;
     static const char *const stop_argv[] = {"atrace", "--async_stop", NULL};
     static const char *const old_argv[] = {"atrace", "-t", "0", NULL};
     const char *const *argv = c->sdk >= 23 ? stop_argv : old_argv;
     char why[256] = "";
-    struct dynbuf saved;    /* the error being reported stays as it is */
-    dynbuf_init(&saved, 65536);
-    dynbuf_addstr(&saved, dynbuf_str(&c->err));
-    enum st_err e = atrace_reset(a, argv, why, sizeof(why));
-    dynbuf_reset(&c->err);
-    dynbuf_addstr(&c->err, dynbuf_str(&saved));
-    dynbuf_free(&saved);
-    if (e)
+    if (atrace_reset(a, argv, why, sizeof(why)))
         c->ui.warn(c->ui.ctx, "could not stop tracing on the device (%s); run `adb -s %s "
                               "shell %s` to stop it", why[0] ? why : "unknown reason",
                    c->serial, c->sdk >= 23 ? "atrace --async_stop" : "atrace -t 0");
+}
+
+/* Our start lock, left when the start broke off inside its section
+ * (atrace_lock.c): removed once the device is reset. */
+static void unlock(struct atrace *a)
+{
+    struct capture *c = a->c;
+    if (a->lock_held && atrace_unlock(a))
+        c->ui.warn(c->ui.ctx, "could not remove systrace's start lock from the device; if "
+                              "no systrace starts there, remove it: adb -s %s shell rm -rf "
+                              ATRACE_LOCK, c->serial);
+}
+
+/* After an error or interrupt: make sure the device is not left tracing
+ * nor keeps our settings, then that our start lock is gone. */
+static void cleanup(void *state)
+{
+    struct atrace *a = state;
+    if (a && a->way)
+        a->way->cleanup(a);
+    if (!a || (!a->dirty && !a->lock_held))
+        return;
+    struct capture *c = a->c;
+    struct dynbuf saved;    /* the error being reported stays as it is */
+    dynbuf_init(&saved, 65536);
+    dynbuf_addstr(&saved, dynbuf_str(&c->err));
+    if (a->dirty)
+        reset(a);
+    unlock(a);
+    dynbuf_reset(&c->err);
+    dynbuf_addstr(&c->err, dynbuf_str(&saved));
+    dynbuf_free(&saved);
 }
 
 static void destroy(void *state)

@@ -5,14 +5,16 @@
  * atrace_dump.c (the one-shot dump), atrace_stream.c (--stream, with
  * atrace_dumps.c's periodic dumps and atrace_spool.c's spool) or
  * ../perfetto/perfetto.c (--perfetto).  Below them: atrace_start.c
- * (categories, the plan, `atrace --async_start`) and atrace_dev.c (errors,
- * the thread listing, atrace's own cleanup).
+ * (categories, the plan, `atrace --async_start`), atrace_lock.c (the busy
+ * check and the start as one step on the device) and atrace_dev.c
+ * (errors, the thread listing, atrace's own cleanup).
  */
 #ifndef SYSTRACE_ATRACE_INT_H
 #define SYSTRACE_ATRACE_INT_H
 
 #include <stdio.h>
 
+#include "adb/adb.h"
 #include "agents/agent.h"
 #include "agents/android/atrace_cmd.h"
 #include "formats/atrace/decode.h"
@@ -21,6 +23,8 @@
 #include "formats/atrace/repair.h"
 
 #define LIST_MAX (1u << 20)
+/* atrace_lock.c's lock: held by a run while it checks and starts */
+#define ATRACE_LOCK "/data/local/tmp/systrace-atrace.lock"
 
 struct astream;
 struct atrace;
@@ -78,6 +82,8 @@ struct atrace {
     const struct atrace_way *way;   /* set by the face's create */
     void *way_state;
     int synced;             /* the clock sync was done at the start */
+    char lock_id[40];       /* what our start lock holds (atrace_lock.c) */
+    int lock_held;          /* our lock may be on the device: atrace_unlock */
 };
 
 /* atrace_dev.c: c->err = "what: detail"; the device's TID -> PID listing;
@@ -99,5 +105,16 @@ enum st_err atrace_refuse_busy(struct atrace *a);
 enum st_err atrace_async_start(struct atrace *a);
 enum st_err atrace_start_failed_msg(struct atrace *a, const char *how, const char *out,
                                     const char *err);
+
+/* atrace_lock.c: c->err says the device already traces; run start
+ * (quoted shell text) in the start section: under the lock, after the busy
+ * check repeated there (refused: atrace_busy's error), another run's
+ * section waited for (bounded); *r is then start's answer, filled
+ * whatever happens (r may be NULL).  start NULL: the lock is taken and kept (lock_held)
+ * until atrace_unlock, which removes it only while it holds our id. */
+enum st_err atrace_busy(struct capture *c);
+enum st_err atrace_locked(struct atrace *a, const char *start, size_t max,
+                          struct adb_result *r);
+enum st_err atrace_unlock(struct atrace *a);
 
 #endif

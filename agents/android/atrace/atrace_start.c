@@ -6,7 +6,9 @@
  * cannot compress.  A start atrace reports only on stderr (it exits 0
  * after "unable to start tracing", e.g. -k on a user build) fails here,
  * saying when root is what is missing.  A device already tracing is
- * refused before anything is set.  The ways start through these: the
+ * refused before anything is set: from the probe, and again inside the
+ * start section (atrace_lock.c), where of two runs starting together the
+ * second finds the first tracing.  The ways start through these: the
  * one-shot dump (atrace_dump.c), and --stream's periodic dumps where
  * the device's atrace cannot stream.
  */
@@ -151,16 +153,27 @@ enum st_err atrace_start_failed_msg(struct atrace *a, const char *how, const cha
     return ST_EDEVICE;
 }
 
+/* `atrace ... --async_start` in the start section (atrace_lock.c); *r is
+ * filled whatever happens. */
+static enum st_err locked_start(struct atrace *a, struct adb_result *r)
+{
+    *r = (struct adb_result){.exit_code = ADB_EXIT_UNKNOWN};
+    const char **argv = atrace_plan_argv(&a->plan, "--async_start");
+    struct dynbuf cmd;
+    dynbuf_init(&cmd, 1 << 20);
+    enum st_err e = argv ? adb_quote_argv(&cmd, argv) : ST_ENOMEM;
+    free(argv);
+    if (!e)
+        e = atrace_locked(a, dynbuf_str(&cmd), LIST_MAX, r);
+    dynbuf_free(&cmd);
+    return e;
+}
+
 enum st_err atrace_async_start(struct atrace *a)
 {
     for (;;) {
-        const char **argv = atrace_plan_argv(&a->plan, "--async_start");
-        if (!argv)
-            return ST_ENOMEM;
         struct adb_result r;
-        enum st_err e = dev_run(a->c, argv, LIST_MAX, &r);
-        free(argv);
-        a->dirty = 1;   /* even a failed start may leave settings behind */
+        enum st_err e = locked_start(a, &r);
         if (e) {
             adb_result_free(&r);
             return e;
@@ -193,7 +206,8 @@ enum st_err atrace_async_start(struct atrace *a)
  * leaves it alone.  From Android 9 atrace says so in a property the probe
  * read (debug.atrace.user_initiated; tracing_on may be 1 from boot); before,
  * tracing_on is the only sign (init clears it at boot).  An unreadable
- * tracing_on is no answer. */
+ * tracing_on is no answer.  This early refusal takes no lock: the start
+ * section asks again (atrace_lock.c). */
 enum st_err atrace_refuse_busy(struct atrace *a)
 {
     struct capture *c = a->c;
@@ -209,11 +223,5 @@ enum st_err atrace_refuse_busy(struct atrace *a)
         adb_result_free(&r);
         busy = !e && !strcmp(line, "1");
     }
-    if (e || !busy)
-        return e;
-    dynbuf_reset(&c->err);
-    dynbuf_printf(&c->err, "the device is already tracing (another capture is running on it: "
-                           "systrace or atrace); wait for it to end, or stop it "
-                           "first with `adb -s %s shell atrace --async_stop`", c->serial);
-    return ST_EDEVICE;
+    return e || !busy ? e : atrace_busy(c);
 }

@@ -283,10 +283,15 @@ static struct astream *astream_new(struct atrace *a)
     return s;
 }
 
+/* The start section's lock (atrace_lock.c) is held from before the
+ * stream opens until atrace streams: the busy check of another run then
+ * finds it tracing.  The fallback's start takes the lock again. */
 static enum st_err astream_start(struct atrace *a)
 {
     struct capture *c = a->c;
     enum st_err e = atrace_refuse_busy(a);
+    if (!e)
+        e = atrace_locked(a, NULL, 4096, NULL);
     if (e)
         return e;
     struct astream *s = astream_new(a);
@@ -302,8 +307,12 @@ static enum st_err astream_start(struct atrace *a)
     if (e == ST_EUNSUPPORTED) {
         adb_cmd_free(s->cmd);
         s->cmd = NULL;
+        if ((e = atrace_unlock(a)))
+            return e;
         return adumps_start(s, s->why);
     }
+    if (!e)
+        atrace_unlock(a);   /* not fatal: tried again at the stop and cleanup */
     if (!e)
         e = astream_thread(s, reader);
     if (!e) {
@@ -427,6 +436,7 @@ static enum st_err astream_stop(struct atrace *a)
     if (astream_abandoned())
         return ST_EINTR;    /* the agent's cleanup resets the device */
     make_sure_off(s);
+    atrace_unlock(a);       /* still there when its removal at the start failed */
     a->c->tracing_off = !a->dirty;
     if (s->early) {
         char what[700];

@@ -126,7 +126,7 @@ static int range_of(const struct st_options *o, const struct pfcut *scan, int64_
         }
         *start = piece_sat_add(b, -ps->margin_ns);
         *end = piece_sat_add(piece_sat_add(e, ps->margin_ns), 1);
-    } else if (ps->range != PIECE_ALL && ps->end_ns <= ps->start_ns) {
+    } else if (piece_empty(ps)) {
         fprintf(stderr, "systrace: --time-range: the range is empty (its end is not after "
                         "its start)\n");
         return -1;

@@ -599,8 +599,7 @@ int options_parse(struct st_options *o, int argc, char **argv, char *err, size_t
         }
         o->pf_out = 1;
     }
-    if (!o->from_file && (o->piece.range == PIECE_REL || o->piece.range == PIECE_TS) &&
-        o->piece.end_ns <= o->piece.start_ns) {
+    if (!o->from_file && piece_empty(&o->piece)) {
         /* a capture would trace for nothing; --from-file says it with the span */
         snprintf(err, errlen, "--time-range: the range is empty (its end is not after its "
                  "start)");
